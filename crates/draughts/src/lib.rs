@@ -1,0 +1,39 @@
+//! Draughts rules for every variant tablier plays, as data.
+//!
+//! One [`Variant`] description (board, men, kings, capture obligation, promotion, draw rules)
+//! drives one move generator. Boards are [`Geometry`] types: [`G8`], [`G10`], [`G12`].
+//!
+//! # Example
+//! ```
+//! use tablier_draughts::{Position, G10, INTERNATIONAL};
+//!
+//! let start = Position::<G10>::start(&INTERNATIONAL).unwrap();
+//! let moves = start.legal_moves();
+//! assert_eq!(moves.len(), 9);
+//! assert_eq!(start.perft(4), 4265);
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod bits;
+pub mod fen;
+pub mod geometry;
+pub mod position;
+pub mod variant;
+
+pub use bits::Bits;
+pub use geometry::{Dir, Geometry, G10, G12, G8};
+pub use position::{Move, Piece, Position, PositionError};
+pub use variant::{
+    BoardSize, CaptureRule, DrawRules, Promotion, Variant, BRAZILIAN, CANADIAN, ENGLISH,
+    INTERNATIONAL, VARIANTS,
+};
+
+/// A move that is not legal in the position it was played in. The position is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {from}-{to}")]
+pub struct IllegalMove {
+    /// Start square of the refused move.
+    pub from: u8,
+    /// End square of the refused move.
+    pub to: u8,
+}

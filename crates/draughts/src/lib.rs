@@ -17,6 +17,7 @@
 pub mod bits;
 pub mod fen;
 pub mod geometry;
+pub mod notation;
 pub mod position;
 pub mod variant;
 
@@ -27,6 +28,36 @@ pub use variant::{
     BoardSize, CaptureRule, DrawRules, Promotion, Variant, BRAZILIAN, CANADIAN, ENGLISH,
     INTERNATIONAL, VARIANTS,
 };
+
+/// Runs `$body` with `$g` bound to the [`Geometry`] type of a [`BoardSize`] value: the bridge
+/// from a variant chosen at run time to the generic position types.
+///
+/// ```
+/// use tablier_draughts::{with_board, Position, Variant};
+///
+/// let v = Variant::by_name("canadian").unwrap();
+/// let n = with_board!(v.board, G => Position::<G>::start(v).unwrap().legal_moves().len());
+/// assert_eq!(n, 11);
+/// ```
+#[macro_export]
+macro_rules! with_board {
+    ($board:expr, $g:ident => $body:expr) => {
+        match $board {
+            $crate::BoardSize::Eight => {
+                type $g = $crate::G8;
+                $body
+            }
+            $crate::BoardSize::Ten => {
+                type $g = $crate::G10;
+                $body
+            }
+            $crate::BoardSize::Twelve => {
+                type $g = $crate::G12;
+                $body
+            }
+        }
+    };
+}
 
 /// A move that is not legal in the position it was played in. The position is unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

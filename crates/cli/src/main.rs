@@ -1,1 +1,59 @@
-fn main() {}
+//! `tablier`: the command-line front of every tablier game.
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+
+mod draughts_cmd;
+
+#[derive(Parser)]
+#[command(
+    name = "tablier",
+    version,
+    about = "Referee, engines and tools for draughts, backgammon and trictrac"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal-move tree (draughts), with nodes per second.
+    Perft(draughts_cmd::PerftArgs),
+    /// Draughts tools: legal moves, replaying game records.
+    #[command(subcommand)]
+    Draughts(draughts_cmd::DraughtsCommand),
+    /// Benchmarks that print a ratio against a peer measured in the same run.
+    #[command(subcommand)]
+    Bench(draughts_cmd::BenchCommand),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => draughts_cmd::perft(&args),
+        Command::Draughts(cmd) => draughts_cmd::run(cmd),
+        Command::Bench(cmd) => draughts_cmd::bench(cmd),
+    };
+    if let Err(e) = result {
+        eprintln!("tablier: {e:#}");
+        std::process::exit(match e.downcast_ref::<draughts_cmd::Failed>() {
+            Some(_) => 1,
+            None => 2,
+        });
+    }
+}
+
+/// Reads a whole file as text (PDN files in the wild are UTF-8 or Latin-1).
+pub(crate) fn read_text(path: &std::path::Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => e.into_bytes().iter().map(|&b| char::from(b)).collect(),
+    })
+}
+
+#[allow(dead_code)]
+pub(crate) fn usage(msg: &str) -> Result<()> {
+    bail!("{msg}")
+}

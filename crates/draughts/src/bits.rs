@@ -108,7 +108,7 @@ impl<B: Bits> Iterator for BitIter<B> {
             None
         } else {
             let i = self.0.lowest();
-            self.0 = self.0 & !B::bit(i);
+            self.0 &= !B::bit(i);
             Some(i)
         }
     }

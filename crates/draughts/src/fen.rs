@@ -62,7 +62,10 @@ fn parse_square<G: Geometry>(text: &str) -> Result<u32, FenError> {
     } else if first.is_ascii_lowercase() {
         let file = u32::from(first) - u32::from('a');
         let rank_text = &t[1..];
-        if rank_text.is_empty() || rank_text.len() > 2 || !rank_text.chars().all(|c| c.is_ascii_digit()) {
+        if rank_text.is_empty()
+            || rank_text.len() > 2
+            || !rank_text.chars().all(|c| c.is_ascii_digit())
+        {
             return Err(bad());
         }
         let rank: u32 = rank_text.parse().map_err(|_| bad())?;
@@ -187,7 +190,7 @@ fn write_with<G: Geometry>(pos: &Position<G>, ranges: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{G10, G12, G8, BRAZILIAN, CANADIAN, ENGLISH, INTERNATIONAL};
+    use crate::{BRAZILIAN, CANADIAN, ENGLISH, G10, G12, G8, INTERNATIONAL};
 
     #[test]
     fn start_positions_round_trip() {
@@ -205,13 +208,21 @@ mod tests {
         let p = parse::<G10>(&INTERNATIONAL, "W:WK28").unwrap();
         assert_eq!(write(&p), "W:WK28:B");
         assert_eq!(parse::<G10>(&INTERNATIONAL, "W:WK28:B").unwrap(), p);
-        let q = parse::<G10>(&INTERNATIONAL, "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29:H0:F2.")
-            .unwrap();
+        let q = parse::<G10>(
+            &INTERNATIONAL,
+            "B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29:H0:F2.",
+        )
+        .unwrap();
         assert_eq!(write(&q), "B:WK10,K15,18,24,27,28:B12,16,20,K22,K25,K29");
         // a1 is square 29 of the 8x8 board, h8 square 4.
         let b = parse::<G8>(&BRAZILIAN, "W:Wa1,c1:Bh8").unwrap();
         assert_eq!(write(&b), "W:W29,30:B4");
-        assert_eq!(parse::<G10>(&INTERNATIONAL, "W:WK31-33").unwrap().count(Side::White), (0, 3));
+        assert_eq!(
+            parse::<G10>(&INTERNATIONAL, "W:WK31-33")
+                .unwrap()
+                .count(Side::White),
+            (0, 3)
+        );
     }
 
     #[test]

@@ -124,13 +124,17 @@ pub trait Geometry:
     fn row_col(s: u32) -> (u32, u32) {
         let row = (s - 1) / Self::H;
         let k = (s - 1) % Self::H;
-        let col = if row % 2 == 0 { 2 * k + 1 } else { 2 * k };
+        let col = if row.is_multiple_of(2) {
+            2 * k + 1
+        } else {
+            2 * k
+        };
         (row, col)
     }
 
     /// Square at row (0 = top) and column (0 = left), if it is a playing square.
     fn square_at(row: u32, col: u32) -> Option<u32> {
-        if row >= Self::N || col >= Self::N || (row + col) % 2 == 0 {
+        if row >= Self::N || col >= Self::N || (row + col).is_multiple_of(2) {
             return None;
         }
         Some(row * Self::H + col / 2 + 1)

@@ -16,6 +16,7 @@
 
 pub mod bits;
 pub mod fen;
+pub mod game;
 pub mod geometry;
 pub mod notation;
 pub mod position;

@@ -112,10 +112,7 @@ pub fn capture_path<G: Geometry>(pos: &Position<G>, m: &Move<G>) -> Vec<u8> {
 }
 
 fn join(path: &[u8]) -> String {
-    path.iter()
-        .map(u8::to_string)
-        .collect::<Vec<_>>()
-        .join("x")
+    path.iter().map(u8::to_string).collect::<Vec<_>>().join("x")
 }
 
 /// The move in notation, with the full path only when another legal move has the same start

@@ -74,11 +74,11 @@ impl<G: Geometry> Move<G> {
         self.captured.iter().map(square8::<G>).collect()
     }
 
-    pub(crate) fn from_bit(&self) -> u32 {
+    pub(crate) fn start_bit(&self) -> u32 {
         u32::from(self.from)
     }
 
-    pub(crate) fn to_bit(&self) -> u32 {
+    pub(crate) fn end_bit(&self) -> u32 {
         u32::from(self.to)
     }
 }
@@ -456,8 +456,8 @@ impl<G: Geometry> Position<G> {
     /// position that no game can reach (pieces may vanish or overlap).
     pub fn play_unchecked(&mut self, m: &Move<G>) {
         let me = self.side.index();
-        let from = G::B::bit(m.from_bit());
-        let to = G::B::bit(m.to_bit());
+        let from = G::B::bit(m.start_bit());
+        let to = G::B::bit(m.end_bit());
         let was_king = !(self.kings & from).is_empty();
         self.pieces[me] = (self.pieces[me] & !from) | to;
         self.pieces[1 - me] &= !m.captured;
@@ -487,14 +487,14 @@ impl<G: Geometry> Position<G> {
     /// Whether a man of the side to move would be crowned by `m`.
     #[must_use]
     pub fn is_promotion(&self, m: &Move<G>) -> bool {
-        (self.kings & G::B::bit(m.from_bit())).is_empty()
-            && !(self.promotion_row(self.side) & G::B::bit(m.to_bit())).is_empty()
+        (self.kings & G::B::bit(m.start_bit())).is_empty()
+            && !(self.promotion_row(self.side) & G::B::bit(m.end_bit())).is_empty()
     }
 
     /// Whether the piece moved by `m` is a king.
     #[must_use]
     pub fn moves_king(&self, m: &Move<G>) -> bool {
-        !(self.kings & G::B::bit(m.from_bit())).is_empty()
+        !(self.kings & G::B::bit(m.start_bit())).is_empty()
     }
 
     /// Counts the leaves of the legal-move tree `depth` plies deep (no draw rules).
@@ -528,13 +528,13 @@ impl<G: Geometry> Position<G> {
         if !m.is_capture() {
             return paths;
         }
-        let from = G::B::bit(m.from_bit());
+        let from = G::B::bit(m.start_bit());
         let king = !(self.kings & from).is_empty();
         let ctx = PathSearch::<G> {
             opp: self.pieces[self.side.opposite().index()],
             empty: (G::VALID & !self.occupied()) | from,
             target: m.captured,
-            to: G::B::bit(m.to_bit()),
+            to: G::B::bit(m.end_bit()),
             flying: king && self.variant.flying_kings,
             dirs: if king || self.variant.men_capture_backward {
                 &Dir::ALL

@@ -126,7 +126,8 @@ pub static BRAZILIAN: Variant = Variant {
     promotion: Promotion::EndOfMove,
     draw: DrawRules::Brazilian,
     pdn_game_type: "26",
-    source: "seed 004 (Portuguese and Spanish texts); FMJD-64 endgame rules as lidraughts applies them",
+    source:
+        "seed 004 (Portuguese and Spanish texts); FMJD-64 endgame rules as lidraughts applies them",
 };
 
 /// Canadian draughts: the international rules on 12x12 with 30 men each (seed 002).
@@ -184,10 +185,7 @@ impl Variant {
     #[must_use]
     pub fn by_pdn_game_type(game_type: &str) -> Option<&'static Variant> {
         let number = game_type.split(',').next()?.trim();
-        VARIANTS
-            .iter()
-            .copied()
-            .find(|v| v.pdn_game_type == number)
+        VARIANTS.iter().copied().find(|v| v.pdn_game_type == number)
     }
 
     /// The number of playing squares.

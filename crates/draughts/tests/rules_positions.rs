@@ -26,7 +26,10 @@ fn parse_expected(item: &str) -> Expected {
 fn every_rules_position_has_exactly_the_published_moves() {
     let text = include_str!("data/rules_positions.txt");
     let mut cases = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let f: Vec<&str> = line.split('|').collect();
         let (name, fen_text, moves) = (f[0], f[1], f[2]);
         let p: Position<G10> = fen::parse(&INTERNATIONAL, fen_text).unwrap();
@@ -47,7 +50,10 @@ fn every_rules_position_has_exactly_the_published_moves() {
                         m.captured_squares() == c
                     })
             });
-            assert!(found, "{name}: {from}->{to} {caps:?} missing; we generate {shown:?}");
+            assert!(
+                found,
+                "{name}: {from}->{to} {caps:?} missing; we generate {shown:?}"
+            );
         }
         cases += 1;
     }

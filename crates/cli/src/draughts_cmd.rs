@@ -160,6 +160,14 @@ pub enum DraughtsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Replay every game of a PDN file against the rules.
+    Replay {
+        /// The PDN file.
+        file: std::path::PathBuf,
+        /// Variant for games without a GameType tag.
+        #[arg(long, default_value = "international")]
+        variant: String,
+    },
 }
 
 #[derive(Serialize)]
@@ -183,6 +191,10 @@ pub fn run(cmd: DraughtsCommand) -> Result<()> {
             let v = variant(&name)?;
             with_board!(v.board, G => moves::<G>(v, f.as_deref(), json))
         }
+        DraughtsCommand::Replay {
+            file,
+            variant: name,
+        } => replay(&file, variant(&name)?),
     }
 }
 
@@ -258,6 +270,19 @@ fn bench_perft(depth: u32, python: Option<&str>) -> Result<()> {
         "tablier: perft({depth}) = {nodes} in {cpu:.3} CPU s ({:.1} M nodes per CPU second)",
         ours / 1e6
     );
+    // The same count with every move of the last ply played too, for comparison.
+    let c1 = cpu_seconds();
+    let t1 = Instant::now();
+    let played = perft_playing_leaves(&p, depth);
+    let cpu1 = match (c1, cpu_seconds()) {
+        (Some(a), Some(b)) if b > a => b - a,
+        _ => t1.elapsed().as_secs_f64(),
+    };
+    assert_eq!(played, nodes);
+    println!(
+        "tablier, every last-ply move played: {:.1} M nodes per CPU second",
+        played as f64 / cpu1 / 1e6
+    );
     let Some(py) = python else {
         println!("peer: not run (pass --python with an interpreter that has dame-rs)");
         return Ok(());
@@ -294,5 +319,62 @@ fn bench_perft(depth: u32, python: Option<&str>) -> Result<()> {
         theirs / 1e6
     );
     println!("ratio tablier / dame-rs: {:.2}x", ours / theirs);
+    Ok(())
+}
+
+/// Perft that plays every move, the last ply's included (no counting of the last list).
+fn perft_playing_leaves<G: Geometry>(p: &Position<G>, depth: u32) -> u64 {
+    fn rec<G: Geometry>(
+        p: &Position<G>,
+        depth: u32,
+        lists: &mut [Vec<tablier_draughts::Move<G>>],
+    ) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let (list, rest) = lists.split_first_mut().expect("one list per ply");
+        p.generate(list);
+        let mut n = 0;
+        for m in list.iter() {
+            let mut q = *p;
+            q.play_unchecked(m);
+            n += rec(&q, depth - 1, rest);
+        }
+        n
+    }
+    let mut lists: Vec<Vec<tablier_draughts::Move<G>>> =
+        (0..=depth).map(|_| Vec::with_capacity(128)).collect();
+    rec(p, depth, &mut lists)
+}
+
+fn replay(file: &std::path::Path, default: &'static Variant) -> Result<()> {
+    use tablier_draughts::{pdn, replay};
+    let text = crate::read_text(file)?;
+    let (mut ok, mut bad) = (0, 0);
+    for (i, g) in pdn::parse_pdn(&text).into_iter().enumerate() {
+        let r = g
+            .map_err(|e| e.to_string())
+            .and_then(|g| replay::replay(&g, i + 1, default).map_err(|e| e.to_string()));
+        match r {
+            Ok(r) => {
+                ok += 1;
+                println!(
+                    "game {}: {} moves ({}), final position {}",
+                    i + 1,
+                    r.plies,
+                    r.variant,
+                    r.final_fen
+                );
+            }
+            Err(e) => {
+                bad += 1;
+                println!("{e}");
+            }
+        }
+    }
+    println!("{ok} games replayed, {bad} rejected");
+    if bad > 0 {
+        return Err(Failed.into());
+    }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! `tablier`: the command-line front of every tablier game.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 mod draughts_cmd;
@@ -51,9 +51,4 @@ pub(crate) fn read_text(path: &std::path::Path) -> Result<String> {
         Ok(s) => s,
         Err(e) => e.into_bytes().iter().map(|&b| char::from(b)).collect(),
     })
-}
-
-#[allow(dead_code)]
-pub(crate) fn usage(msg: &str) -> Result<()> {
-    bail!("{msg}")
 }

@@ -19,7 +19,9 @@ pub mod fen;
 pub mod game;
 pub mod geometry;
 pub mod notation;
+pub mod pdn;
 pub mod position;
+pub mod replay;
 pub mod variant;
 
 pub use bits::Bits;

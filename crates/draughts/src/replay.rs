@@ -172,3 +172,58 @@ fn replay_on<G: Geometry>(g: &PdnGame, variant: &'static Variant) -> Result<Repl
         ending: game.ending(),
     })
 }
+
+/// A played game as a PDN record: the given tags, then `GameType` (and `FEN` when the game
+/// did not start from the variant's start), the moves in notation with move numbers, and the
+/// result in the variant's result style (`2-0`/`1-1` for the international result type).
+#[must_use]
+pub fn to_pdn<G: Geometry>(game: &Game<G>, tags: &[(&str, &str)]) -> PdnGame {
+    let start = *game.start_position();
+    let v = start.variant();
+    let mut all: Vec<(String, String)> = tags
+        .iter()
+        .map(|(k, val)| ((*k).to_string(), (*val).to_string()))
+        .collect();
+    all.push(("GameType".into(), v.pdn_game_type.into()));
+    if Position::<G>::start(v).ok() != Some(start) {
+        all.push(("FEN".into(), fen::write(&start)));
+    }
+    let international_style = matches!(v.pdn_game_type, "20" | "27");
+    let result = match game.ending() {
+        None => "*",
+        Some(Ending::Draw(_)) if international_style => "1-1",
+        Some(Ending::Draw(_)) => "1/2-1/2",
+        Some(Ending::NoMove { winner }) => match (winner, international_style) {
+            (tablier_core::Side::White, true) => "2-0",
+            (tablier_core::Side::Black, true) => "0-2",
+            (tablier_core::Side::White, false) => "1-0",
+            (tablier_core::Side::Black, false) => "0-1",
+        },
+    };
+    all.push(("Result".into(), result.into()));
+    let mut pos = start;
+    let mut body = Vec::new();
+    for (i, m) in game.moves().iter().enumerate() {
+        let text = notation::format(&pos, m);
+        let mv: crate::pdn::PdnMove = text.parse().expect("our notation is PDN syntax");
+        let number = if i == 0 || pos.side_to_move() == v.first {
+            Some((
+                u32::try_from(i / 2 + 1).unwrap_or(u32::MAX),
+                pos.side_to_move() != v.first,
+            ))
+        } else {
+            None
+        };
+        body.push(Element::Move {
+            number,
+            mv,
+            strength: None,
+        });
+        pos.play_unchecked(m);
+    }
+    PdnGame {
+        tags: all,
+        body,
+        result: Some(result.to_string()),
+    }
+}

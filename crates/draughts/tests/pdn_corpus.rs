@@ -87,3 +87,39 @@ fn fail_files_never_panic() {
     println!("fail/: {ok} games replayed, {} rejected", rejected.len());
     assert!(!rejected.is_empty());
 }
+
+#[test]
+fn played_games_write_as_pdn_and_replay_identically() {
+    use tablier_draughts::{game::Game, ENGLISH, G8};
+    // Replay every legal game of one file, write it back, read it, replay it again.
+    let bytes = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pdn-corpus/succeed/DUTCH96H.pdn"),
+    )
+    .unwrap();
+    let mut n = 0;
+    for (i, g) in pdn::parse_pdn_bytes(&bytes).into_iter().enumerate() {
+        let g = g.unwrap();
+        let r = replay::replay(&g, i + 1, &INTERNATIONAL).unwrap();
+        let text = pdn::write_pdn(&g);
+        let again = pdn::parse_game(&text).unwrap();
+        assert_eq!(replay::replay(&again, i + 1, &INTERNATIONAL).unwrap(), r);
+        n += 1;
+    }
+    assert_eq!(n, 13);
+    // A game played here: English, black first, exported with GameType 21 and read back.
+    let mut game = Game::<G8>::start(&ENGLISH).unwrap();
+    for _ in 0..30 {
+        let Some(m) = game.legal_moves().first().copied() else {
+            break;
+        };
+        game.play(&m).unwrap();
+    }
+    let record = replay::to_pdn(&game, &[("White", "A"), ("Black", "B")]);
+    let text = pdn::write_pdn(&record);
+    assert!(text.contains("[GameType \"21\"]"), "{text}");
+    let back = pdn::parse_game(&text).unwrap();
+    let r = replay::replay(&back, 1, &INTERNATIONAL).unwrap();
+    assert_eq!(r.variant, "english");
+    assert_eq!(r.plies, game.moves().len());
+    assert_eq!(r.final_fen, tablier_draughts::fen::write(game.position()));
+}

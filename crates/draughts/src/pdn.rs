@@ -1397,6 +1397,24 @@ impl Layout {
     }
 }
 
+/// The elements with their move numbers dropped, for comparing two records of one game (the
+/// writer adds numbers a text did not have and leaves out black's redundant ones).
+#[must_use]
+pub fn without_move_numbers(body: &[Element]) -> Vec<Element> {
+    body.iter()
+        .map(|element| match element {
+            Element::Move { mv, strength, .. } => Element::Move {
+                number: None,
+                mv: mv.clone(),
+                strength: strength.clone(),
+            },
+            Element::Ellipsis { .. } => Element::Ellipsis { number: None },
+            Element::Variation(v) => Element::Variation(without_move_numbers(v)),
+            other => other.clone(),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1757,22 +1775,9 @@ mod tests {
         assert_eq!(write_pdn(&again), write_pdn(&g));
         assert_eq!(again.tags, g.tags);
         assert_eq!(again.result, g.result);
-        assert_eq!(without_numbers(&again.body), without_numbers(&g.body));
-    }
-
-    /// The elements with the move numbers dropped (the writer adds and leaves out numbers).
-    fn without_numbers(body: &[Element]) -> Vec<Element> {
-        body.iter()
-            .map(|e| match e {
-                Element::Move { mv, strength, .. } => Element::Move {
-                    number: None,
-                    mv: mv.clone(),
-                    strength: strength.clone(),
-                },
-                Element::Ellipsis { .. } => Element::Ellipsis { number: None },
-                Element::Variation(v) => Element::Variation(without_numbers(v)),
-                other => other.clone(),
-            })
-            .collect()
+        assert_eq!(
+            without_move_numbers(&again.body),
+            without_move_numbers(&g.body)
+        );
     }
 }

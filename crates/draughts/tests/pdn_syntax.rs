@@ -46,23 +46,6 @@ fn read(which: &str, name: &str) -> Vec<PdnGame> {
         .collect()
 }
 
-/// The elements with move numbers dropped: the writer adds numbers the text did not have
-/// (`32-28 19-23` becomes `1. 32-28 19-23`) and leaves out black's redundant ones.
-fn without_numbers(body: &[Element]) -> Vec<Element> {
-    body.iter()
-        .map(|element| match element {
-            Element::Move { mv, strength, .. } => Element::Move {
-                number: None,
-                mv: mv.clone(),
-                strength: strength.clone(),
-            },
-            Element::Ellipsis { .. } => Element::Ellipsis { number: None },
-            Element::Variation(v) => Element::Variation(without_numbers(v)),
-            other => other.clone(),
-        })
-        .collect()
-}
-
 /// The tags in a fixed order: the writer puts the roster tags first.
 fn sorted(tags: &[(String, String)]) -> Vec<(String, String)> {
     let mut tags = tags.to_vec();
@@ -87,8 +70,8 @@ fn check_round_trip(game: &PdnGame, context: &str) -> String {
         "{context}: main line\n{written}"
     );
     assert_eq!(
-        without_numbers(&again.body),
-        without_numbers(&game.body),
+        tablier_draughts::pdn::without_move_numbers(&again.body),
+        tablier_draughts::pdn::without_move_numbers(&game.body),
         "{context}: movetext\n{written}"
     );
     assert_eq!(
@@ -198,8 +181,8 @@ fn succeed_files_round_trip() {
             assert_eq!(sorted(&a.tags), sorted(&b.tags), "{name}, game {}", i + 1);
             assert_eq!(a.result, b.result, "{name}, game {}", i + 1);
             assert_eq!(
-                without_numbers(&a.body),
-                without_numbers(&b.body),
+                tablier_draughts::pdn::without_move_numbers(&a.body),
+                tablier_draughts::pdn::without_move_numbers(&b.body),
                 "{name}, game {}",
                 i + 1
             );

@@ -1,0 +1,15 @@
+//! Backgammon rules (seed 004): positions, legal plays, the doubling cube, money games and
+//! matches, and the formats other programs use (gnubg Position ID and Match ID, XGID, `.mat`).
+//!
+//! # Example
+//! ```
+//! use tablier_backgammon::Position;
+//!
+//! let start = Position::start();
+//! assert_eq!(start.pip_count(), (167, 167));
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod position;
+
+pub use position::{Position, PositionError, BAR, CHECKERS, OPP_BAR};

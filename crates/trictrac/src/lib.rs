@@ -1,0 +1,2 @@
+//! Grand trictrac rules (work in progress).
+#![forbid(unsafe_code)]

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Creates (once) the Python virtual environment the interop tests and benchmarks use, with the
-# outside programs we check ourselves against: pydraughts (legal moves, Hub/DXP client) and
-# dame-rs (perft peer). Prints nothing on success when the environment is already complete.
+# outside programs we check ourselves against: pydraughts (legal moves, Hub/DXP client),
+# dame-rs (perft peer), and GNU Backgammon as Python libraries (gnubg: the full engine, for
+# IDs and match files; gnubg-nn: its legal-move generator and nets). Prints nothing on success when the environment is already complete.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"
-want="pydraughts==0.6.7 dame-rs==0.2.0"
+want="pydraughts==0.6.7 dame-rs==0.2.0 gnubg==1.1.0a16 gnubg-nn==1.1.0a11"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c "import draughts, dame" 2>/dev/null; then
-  "$venv/bin/pip" install --quiet --disable-pip-version-check $want
+if ! "$venv/bin/python" -c "import draughts, dame, gnubg, gnubg_nn" 2>/dev/null; then
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --pre $want
 fi

@@ -10,6 +10,9 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod ids;
+pub mod movegen;
 pub mod position;
 
+pub use movegen::{Hop, Play, Roll};
 pub use position::{Position, PositionError, BAR, CHECKERS, OPP_BAR};

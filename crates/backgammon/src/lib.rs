@@ -12,7 +12,9 @@
 
 pub mod ids;
 pub mod movegen;
+pub mod notation;
 pub mod position;
+pub mod xgid;
 
 pub use movegen::{Hop, Play, Roll};
 pub use position::{Position, PositionError, BAR, CHECKERS, OPP_BAR};

@@ -8,3 +8,4 @@ pub mod scoring;
 pub use board::{Board, PositionError, Table};
 pub use plays::{Play, PlaySet, Roll, Step};
 pub use scoring::{Event, EventKind, JanContext, RollScore};
+pub mod chances;

@@ -1,11 +1,86 @@
-//! Grand trictrac rules (work in progress).
+//! Grand trictrac as J. L. (Lelasseux-Lafosse) wrote it down in *Le jeu de trictrac rendu
+//! facile* (1852): the board and its plays, every scoring event with its number of ways, the
+//! marker with holes and bredouille, s'en aller and relevés, the partie in 12 holes and the
+//! partie à écrire, automatic marking or écoles. Paragraph numbers (n°N) are the book's; the
+//! specification is the project's `reference/trictrac/RULES.md`.
+//!
+//! # Example
+//! ```
+//! use tablier_core::{Game, Side};
+//! use tablier_trictrac::{Board, EventKind, JanContext, Roll, RollScore, Trictrac};
+//!
+//! // n°131, fig. 17: White's 4-3 hits Black's lone dame on abs 15 three ways (2 points each).
+//! let board: Board = "1W2-4W1-6W1-7W3-8W2-9W2-11W2-12W2-13B2-14B2-15B1-17B2-18B2".parse().unwrap();
+//! let score = RollScore::new(&board, Side::White, Roll::new(4, 3), JanContext::default());
+//! let hit = score.of(EventKind::BattreAVrai).next().unwrap();
+//! assert_eq!((hit.at, hit.ways, hit.points), (Some(15), 3, 6));
+//!
+//! // A game: the primauté throw, then White plays it.
+//! let mut game = Trictrac::new(Default::default());
+//! let throw = game.parse_action("W5 B3").unwrap();
+//! game.apply(&throw).unwrap();
+//! assert_eq!(game.actor(), tablier_core::Actor::Player(Side::White));
+//! let play = game.parse_action("1-6,1-4").unwrap();
+//! game.apply(&play).unwrap();
+//! assert_eq!(game.board().to_string(), "1W13-4W1-6W1-24B15");
+//! // An illegal action changes nothing.
+//! let before = game.clone();
+//! assert!(game.apply(&tablier_trictrac::Action::Go).is_err());
+//! assert_eq!(game, before);
+//! ```
+//!
+//! # Notation
+//! * Positions (RULES.md §0): `<abs><W|B><count>` joined by `-`, absolute flèches 1..=24
+//!   along White's path (White's talon 1, coins 12 and 13, Black's talon 24): `1W15-24B15`.
+//!   Dames not listed are borne off. See [`board`].
+//! * Plays: `1-7,1-6` (tout à bas, moves in order), `8-12-16` (tout d'une with its rest),
+//!   `7-12,8-12 puissance`, `20-off`, `pass`. See [`plays`].
+//! * Game records: JSON lines, see [`game`].
+//!
+//! # Readings of the rules chosen here
+//! Where the book is silent or ambiguous we follow RULES.md §11; in particular:
+//! * a doublet is two moves of its number, never four (n°30, A5);
+//! * *jan interdit* (n°61, n°213, A3): a dame may not stop in a table of the opponent's while
+//!   he can still make a plein there, by the counting test on his dames; resting there during
+//!   a tout d'une is allowed;
+//! * the own coin is checked at the end of the roll: it never holds exactly one dame (n°42–43);
+//!   par puissance is refused whenever the roll can take the coin directly (n°44, n°62);
+//! * bearing off (n°115–117, A4): an excédant number bears off the dame farthest from the band
+//!   and only if it cannot be played inside; two défaillants may be added tout d'une into an
+//!   exact sortant (Guiton ch. VII), never into an excédant;
+//! * obligations in the order: both numbers, else the larger (n°34, n°83), then fill (n°57),
+//!   then conserve (n°60); *remplir en passant* neither scores nor obliges (n°398, A1);
+//! * fill *ways* (n°56, A6): only with a single dame missing; the distinct numbers among
+//!   `{a, b, a+b}` by which a **surplus** dame (from outside the table, or a third dame) can
+//!   reach the demi-case in a legal play of the whole roll that ends with the plein;
+//! * hits (n°129–138, A7): ways are distinct numbers; a sum way is true when one of its rests
+//!   holds at most one opposing dame, false (à faux) when all rests hold two or more;
+//! * jan de trois coups is worth 4 and a doublet cannot make it (n°123, A9); jan de deux
+//!   tables is open once per player per relevé (n°124), jan de mézéas once per relevé
+//!   (n°126); the contre-jans close them too;
+//! * bredouille (n°143–147, A2): the second scorer also wins a double hole; points de reste
+//!   start a new uninterrupted run;
+//! * sortie (n°118): when a roll can bear off the last dame, the player does so (he has marked
+//!   the sortie before touching a dame); the other number, if nothing is left to play, gives
+//!   the opponent nothing. Both keep their points, the player who bore off throws first. The
+//!   *jouer pour tout* convention (n°118–119, A10) is not used: his next throw is an ordinary
+//!   first throw;
+//! * the partie ordinaire is worth 1 to the winner (the stake multipliers of Guiton ch. VIII,
+//!   A13, are not applied); in the partie à écrire the consolation is 2, 4 after a refait, 6
+//!   after two (n°226, A11), and the outcome is the difference of the marqués' values
+//!   (postillons and queue, n°227–237, are not computed);
+//! * écoles: see [`game`] for the simplified timing we implement.
 #![forbid(unsafe_code)]
 
 pub mod board;
+pub mod chances;
+pub mod game;
+pub mod marker;
 pub mod plays;
 pub mod scoring;
 
 pub use board::{Board, PositionError, Table};
+pub use game::{Action, Marking, Options, Partie, Phase, Trictrac};
+pub use marker::Marker;
 pub use plays::{Play, PlaySet, Roll, Step};
 pub use scoring::{Event, EventKind, JanContext, RollScore};
-pub mod chances;

@@ -1,0 +1,173 @@
+//! The marker (RULES.md §6, §8): points (jetons), holes (fichets), bredouille for the first
+//! *and* the second scorer, points de reste, the pavillon, and the value of a marqué of the
+//! partie à écrire.
+
+use serde::{Deserialize, Serialize};
+use tablier_core::Side;
+
+/// Points make a hole at this many (n°140).
+pub const HOLE: u32 = 12;
+
+/// Who holds the pavillon (holes-level bredouille) in the partie à écrire (n°223–225).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pavillon {
+    /// The player whose holes have not been interrupted, if any.
+    pub holder: Option<Side>,
+    /// The pavillon has passed once from the first taker to the second.
+    pub passed: bool,
+    /// Both players have interrupted each other: nobody can re-enter it (n°225).
+    pub lost: bool,
+}
+
+impl Pavillon {
+    fn took_holes(&mut self, x: Side) {
+        if self.lost {
+            return;
+        }
+        match self.holder {
+            None => self.holder = Some(x),
+            Some(h) if h == x => {}
+            Some(_) if !self.passed => {
+                self.holder = Some(x);
+                self.passed = true;
+            }
+            Some(_) => {
+                self.holder = None;
+                self.lost = true;
+            }
+        }
+    }
+}
+
+/// Points, holes and bredouille of both players.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Marker {
+    /// Points of White and Black (0..=11), indexed by [`Side::index`].
+    pub points: [u32; 2],
+    /// Holes of White and Black.
+    pub holes: [u32; 2],
+    /// Whether each player's current run of points is uninterrupted (n°143–144).
+    pub bredouille: [bool; 2],
+    /// The pavillon.
+    pub pavillon: Pavillon,
+}
+
+impl Marker {
+    /// A marker at zero.
+    #[must_use]
+    pub fn new() -> Marker {
+        Marker::default()
+    }
+
+    /// A marker with the given points and bredouille states (for examples and tests).
+    #[must_use]
+    pub fn with_points(white: (u32, bool), black: (u32, bool)) -> Marker {
+        Marker {
+            points: [white.0, black.0],
+            bredouille: [white.1, black.1],
+            ..Marker::default()
+        }
+    }
+
+    /// Points of `side`.
+    #[must_use]
+    pub fn points(&self, side: Side) -> u32 {
+        self.points[side.index()]
+    }
+
+    /// Holes of `side`.
+    #[must_use]
+    pub fn holes(&self, side: Side) -> u32 {
+        self.holes[side.index()]
+    }
+
+    /// Marks `k` points for `x` and returns the holes they make (RULES.md §6.2):
+    /// * a player who starts from zero points starts an uninterrupted run — the first scorer
+    ///   and the second alike (n°144);
+    /// * points of one player interrupt the other's run (n°143);
+    /// * 12 points make a hole, double if uninterrupted (n°143); only the 12 that make the
+    ///   hole count, so 4 interrupted + 16 give one simple hole (n°146); further 12s of the
+    ///   same marking are consecutive, hence double (n°147);
+    /// * taking a hole erases the opponent's points (n°148, n°209); the points de reste start
+    ///   a new uninterrupted run (n°147, n°158).
+    pub fn mark(&mut self, x: Side, k: u32) -> u32 {
+        if k == 0 {
+            return 0;
+        }
+        let (i, j) = (x.index(), x.opposite().index());
+        if self.points[i] == 0 {
+            self.bredouille[i] = true;
+        }
+        if self.points[j] > 0 {
+            self.bredouille[j] = false;
+        }
+        let mut total = self.points[i] + k;
+        let mut holes = 0;
+        if total >= HOLE {
+            holes += if self.bredouille[i] { 2 } else { 1 };
+            total -= HOLE;
+            while total >= HOLE {
+                holes += 2;
+                total -= HOLE;
+            }
+            self.points[j] = 0;
+            self.bredouille[i] = true;
+            self.pavillon.took_holes(x);
+        }
+        self.points[i] = total;
+        self.holes[i] += holes;
+        holes
+    }
+
+    /// Erases both players' points (going away, n°155, n°157).
+    pub fn erase_points(&mut self) {
+        self.points = [0, 0];
+        self.bredouille = [false, false];
+    }
+}
+
+/// Value of a marqué of the partie à écrire (n°222–226): winner's holes `hw`, loser's `hl`,
+/// whether the winner holds the pavillon, and the number of refaits before it (consolation
+/// 2, then 4, then 6: n°226).
+/// * simple: `hw + c − hl` (n°222);
+/// * petite bredouille (pavillon, ≥ 6 holes): `2(hw + c) − hl` (n°223–224);
+/// * grande bredouille (pavillon, more than 11 holes): `4(hw + c) − hl` (n°224).
+#[must_use]
+pub fn marque_value(hw: u32, hl: u32, pavillon: bool, refaits: u32) -> i64 {
+    let c = 2 + 2 * i64::from(refaits);
+    let (hw, hl) = (i64::from(hw), i64::from(hl));
+    if pavillon && hw > 11 {
+        4 * (hw + c) - hl
+    } else if pavillon && hw >= 6 {
+        2 * (hw + c) - hl
+    } else {
+        hw + c - hl
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn twelve_points_make_a_hole_n140() {
+        let mut m = Marker::new();
+        assert_eq!(m.mark(Side::White, 10), 0);
+        assert_eq!(m.mark(Side::White, 2), 2);
+        assert_eq!(m.points(Side::White), 0);
+        assert_eq!(m.holes(Side::White), 2);
+    }
+
+    #[test]
+    fn pavillon_n225() {
+        let mut m = Marker::new();
+        m.mark(Side::White, 12);
+        assert_eq!(m.pavillon.holder, Some(Side::White));
+        m.mark(Side::Black, 12);
+        assert_eq!(m.pavillon.holder, Some(Side::Black));
+        m.mark(Side::White, 12);
+        assert_eq!(m.pavillon.holder, None);
+        m.mark(Side::White, 12);
+        assert_eq!(m.pavillon.holder, None, "on ne rentre pas en bredouille");
+    }
+}

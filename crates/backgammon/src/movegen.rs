@@ -78,6 +78,9 @@ pub struct Play {
     /// The position after the play, from the mover's side (use [`Position::flip`] for the
     /// opponent's turn).
     pub result: Position,
+    /// Linear key of the change the play makes (for de-duplication while generating).
+    #[serde(skip)]
+    key: u64,
 }
 
 impl Play {
@@ -94,6 +97,7 @@ impl Play {
             hops: [Hop::default(); 4],
             len: 0,
             result: *position,
+            key: 0,
         }
     }
 }
@@ -104,11 +108,9 @@ impl Position {
     ///
     /// `highest` is the mover's highest occupied point (25 with a checker on the bar), passed in
     /// because the generator knows it already.
+    /// The caller knows that `from` holds a checker of the mover.
     #[inline]
     fn hop_target(&self, from: usize, die: usize, highest: usize) -> Option<usize> {
-        if self.points[from] <= 0 {
-            return None;
-        }
         // Checkers on the bar enter first; nothing else moves while one is there.
         if highest == BAR && from != BAR {
             return None;
@@ -143,8 +145,16 @@ impl Position {
         }
     }
 
-    fn highest(&self) -> usize {
-        (1..=25).rev().find(|&p| self.points[p] > 0).unwrap_or(0)
+    /// Bit `p` set for each point (25 = the bar) holding a checker of the mover.
+    #[inline]
+    fn mover_mask(&self) -> u32 {
+        let mut m = 0u32;
+        for p in 1..=25 {
+            if self.points[p] > 0 {
+                m |= 1 << p;
+            }
+        }
+        m
     }
 
     /// Every legal play of `roll`, de-duplicated by resulting position.
@@ -170,17 +180,24 @@ impl Position {
         out.clear();
         let mut gen = Gen {
             out,
-            hashes: Vec::new(),
             best: 0,
             best_uses_high: false,
+            table: [0; SLOTS],
         };
         let (hi, lo) = roll.high_low();
         let mut play = Play::none(self);
+        let mask = self.mover_mask();
         if hi == lo {
-            gen.doubles(self, usize::from(hi), 25, 0, &mut play);
+            gen.doubles(self, mask, usize::from(hi), 25, 0, 0, &mut play);
         } else {
-            gen.two_dice(self, [usize::from(hi), usize::from(lo)], &mut play);
-            gen.two_dice(self, [usize::from(lo), usize::from(hi)], &mut play);
+            let firsts = gen.two_dice(self, mask, [usize::from(hi), usize::from(lo)], 0, &mut play);
+            gen.two_dice(
+                self,
+                mask,
+                [usize::from(lo), usize::from(hi)],
+                firsts,
+                &mut play,
+            );
             // Only one number can be played: the larger one when either could.
             if gen.best == 1 && gen.best_uses_high {
                 gen.out.retain(|p| p.hops[0].die == hi);
@@ -192,43 +209,148 @@ impl Position {
     }
 }
 
+/// Random odd multipliers of a linear position key: the key of a position is the sum of
+/// `count × KEY[index]`, so a hop changes it by a few terms whatever the order of the hops.
+const KEY: [u64; 26] = {
+    let mut k = [0u64; 26];
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut i = 0;
+    while i < 26 {
+        // splitmix64
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        k[i] = (z ^ (z >> 31)) | 1;
+        i += 1;
+    }
+    k
+};
+
+/// How a hop changes the linear key of the position.
+#[inline]
+fn key_delta(from: usize, to: usize, hit: bool) -> u64 {
+    let mut d = KEY[from].wrapping_neg();
+    if to != 0 {
+        d = d.wrapping_add(KEY[to]);
+        if hit {
+            // The blot (-1) became one of ours (+1), and the opponent's bar (negative) grew.
+            d = d.wrapping_add(KEY[to]).wrapping_sub(KEY[OPP_BAR]);
+        }
+    }
+    d
+}
+
+/// The points of `mask` from which `die` can be played now.
+#[inline]
+fn legal_from(pos: &Position, mask: u32, die: usize, highest: usize) -> u32 {
+    let mut legal = 0;
+    let mut m = mask;
+    while m != 0 {
+        let from = 31 - m.leading_zeros() as usize;
+        m &= !(1 << from);
+        if pos.hop_target(from, die, highest).is_some() {
+            legal |= 1 << from;
+        }
+    }
+    legal
+}
+
+/// The mover's checker mask after a hop.
+#[inline]
+fn mask_after(mask: u32, pos: &Position, from: usize, to: usize) -> u32 {
+    let mut m = mask;
+    if pos.points[from] == 0 {
+        m &= !(1 << from);
+    }
+    if to != 0 {
+        m |= 1 << to;
+    }
+    m
+}
+
+/// Slots of the generator's table of plays found (an open-addressing set over the keys).
+const SLOTS: usize = 256;
+
 struct Gen<'a> {
     out: &'a mut Vec<Play>,
-    hashes: Vec<u64>,
     best: u8,
     best_uses_high: bool,
+    /// Index + 1 into `out` of the play with a key in that slot; 0 for an empty slot.
+    table: [u16; SLOTS],
 }
 
 impl Gen<'_> {
-    /// Records a finished play (no further die playable), keeping only the longest plays.
-    fn leaf(&mut self, play: &Play, used_high: bool) {
+    /// Records a finished play (no further die playable), keeping only the longest plays and,
+    /// when `dedup`, only the first play reaching a position.
+    #[inline]
+    fn leaf(&mut self, play: &Play, used_high: bool, dedup: bool) {
         if play.len < self.best {
             return;
         }
         if play.len > self.best {
             self.best = play.len;
             self.best_uses_high = false;
+            if dedup && !self.out.is_empty() {
+                self.table = [0; SLOTS];
+            }
             self.out.clear();
-            self.hashes.clear();
         }
-        let h = hash(&play.result);
-        for (i, &x) in self.hashes.iter().enumerate() {
-            if x == h && self.out[i].result == play.result {
-                return;
+        if dedup {
+            if self.out.len() >= SLOTS / 2 {
+                // A crowded table: fall back to a scan (never met in random play).
+                if self
+                    .out
+                    .iter()
+                    .any(|p| p.key == play.key && p.result == play.result)
+                {
+                    return;
+                }
+            } else {
+                let mut slot = (play.key >> 56) as usize % SLOTS;
+                loop {
+                    match self.table[slot] {
+                        0 => {
+                            self.table[slot] = self.out.len() as u16 + 1;
+                            break;
+                        }
+                        i => {
+                            let p = &self.out[usize::from(i) - 1];
+                            if p.key == play.key && p.result == play.result {
+                                return;
+                            }
+                        }
+                    }
+                    slot = (slot + 1) % SLOTS;
+                }
             }
         }
         self.best_uses_high |= used_high;
-        self.hashes.push(h);
         self.out.push(*play);
     }
 
-    fn doubles(&mut self, pos: &Position, die: usize, max_from: usize, depth: u8, play: &mut Play) {
+    /// Doubles: up to four hops of `die`, with start points never increasing. That enumerates
+    /// each multiset of hops exactly once, and every legal order can be rearranged that way (a
+    /// hop only ever enables hops from lower points); different multisets give different
+    /// positions, so no de-duplication is needed.
+    #[allow(clippy::too_many_arguments)]
+    fn doubles(
+        &mut self,
+        pos: &Position,
+        mask: u32,
+        die: usize,
+        max_from: usize,
+        depth: u8,
+        key: u64,
+        play: &mut Play,
+    ) {
         let mut moved = false;
         if depth < 4 {
-            let highest = pos.highest();
-            // Non-increasing start points enumerate each multiset of hops exactly once, and
-            // every legal order can be rearranged that way (a hop only enables lower ones).
-            for from in (1..=max_from.min(highest)).rev() {
+            let highest = 31 - mask.leading_zeros() as usize;
+            let mut m = mask & ((2u32 << max_from) - 1);
+            while m != 0 {
+                let from = 31 - m.leading_zeros() as usize;
+                m &= !(1 << from);
                 if let Some(to) = pos.hop_target(from, die, highest) {
                     let mut next = *pos;
                     let hit = next.apply_hop(from, to);
@@ -238,8 +360,9 @@ impl Gen<'_> {
                         hit,
                         die: die as u8,
                     };
-                    play.len = depth + 1;
-                    self.doubles(&next, die, from, depth + 1, play);
+                    let mask2 = mask_after(mask, &next, from, to);
+                    let key2 = key.wrapping_add(key_delta(from, to, hit));
+                    self.doubles(&next, mask2, die, from, depth + 1, key2, play);
                     moved = true;
                 }
             }
@@ -247,18 +370,35 @@ impl Gen<'_> {
         if !moved {
             play.len = depth;
             play.result = *pos;
-            self.leaf(play, false);
+            play.key = key;
+            self.leaf(play, false, false);
         }
     }
 
-    fn two_dice(&mut self, pos: &Position, dice: [usize; 2], play: &mut Play) {
-        let highest = pos.highest();
-        let mut first_moved = false;
-        for from in (1..=highest).rev() {
+    /// Non-doubles in one order: `dice[0]` then `dice[1]`. Returns the mask of points from which
+    /// `dice[0]` could be played first. `skip` is that mask from the other order: a pair of hops
+    /// by two different checkers that could also be played in the other order was found there.
+    fn two_dice(
+        &mut self,
+        pos: &Position,
+        mask: u32,
+        dice: [usize; 2],
+        skip: u32,
+        play: &mut Play,
+    ) -> u32 {
+        let highest = 31 - mask.leading_zeros() as usize;
+        let mut firsts = 0u32;
+        // Where the second die can be played from before the first hop; a hop changes that only
+        // at its two points, unless it changes the bar or bear-off conditions.
+        let seconds = legal_from(pos, mask, dice[1], highest);
+        let mut m = mask;
+        while m != 0 {
+            let from = 31 - m.leading_zeros() as usize;
+            m &= !(1 << from);
             let Some(to) = pos.hop_target(from, dice[0], highest) else {
                 continue;
             };
-            first_moved = true;
+            firsts |= 1 << from;
             let mut mid = *pos;
             let hit = mid.apply_hop(from, to);
             play.hops[0] = Hop {
@@ -267,13 +407,27 @@ impl Gen<'_> {
                 hit,
                 die: dice[0] as u8,
             };
-            let highest2 = mid.highest();
-            let mut second_moved = false;
-            for from2 in (1..=highest2).rev() {
-                let Some(to2) = mid.hop_target(from2, dice[1], highest2) else {
+            let key1 = key_delta(from, to, hit);
+            let mask2 = mask_after(mask, &mid, from, to);
+            let highest2 = 31 - mask2.leading_zeros() as usize;
+            let legal2 = if from == BAR || highest2 != highest || highest2 <= 6 {
+                legal_from(&mid, mask2, dice[1], highest2)
+            } else {
+                let mut l = seconds & mask2;
+                if to != 0 && mid.hop_target(to, dice[1], highest2).is_some() {
+                    l |= 1 << to;
+                }
+                l
+            };
+            let second_moved = legal2 != 0;
+            let mut m2 = legal2;
+            while m2 != 0 {
+                let from2 = 31 - m2.leading_zeros() as usize;
+                m2 &= !(1 << from2);
+                if skip & (1 << from2) != 0 && from2 != to {
                     continue;
-                };
-                second_moved = true;
+                }
+                let to2 = from2.saturating_sub(dice[1]);
                 let mut end = mid;
                 let hit2 = end.apply_hop(from2, to2);
                 play.hops[1] = Hop {
@@ -284,33 +438,22 @@ impl Gen<'_> {
                 };
                 play.len = 2;
                 play.result = end;
-                self.leaf(play, true);
+                play.key = key1.wrapping_add(key_delta(from2, to2, hit2));
+                self.leaf(play, true, true);
             }
             if !second_moved {
                 play.len = 1;
                 play.result = mid;
-                self.leaf(play, dice[0] > dice[1]);
+                play.key = key1;
+                self.leaf(play, dice[0] > dice[1], true);
             }
         }
-        if !first_moved {
+        if firsts == 0 {
             play.len = 0;
             play.result = *pos;
-            self.leaf(play, false);
+            play.key = 0;
+            self.leaf(play, false, true);
         }
+        firsts
     }
-}
-
-/// A cheap hash of a position's 26 counts, for de-duplication (equal hashes are confirmed by a
-/// full comparison).
-#[inline]
-fn hash(p: &Position) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for chunk in p.points.chunks(8) {
-        let mut w = 0u64;
-        for (i, &b) in chunk.iter().enumerate() {
-            w |= u64::from(b as u8) << (8 * i);
-        }
-        h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
-    }
-    h
 }

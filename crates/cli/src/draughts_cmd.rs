@@ -236,17 +236,29 @@ pub enum BenchCommand {
         #[arg(long)]
         python: Option<String>,
     },
+    /// Backgammon legal-play generation on a random-play position set, against gnubg_nn.
+    BackgammonPlays {
+        /// Positions in the set.
+        #[arg(long, default_value_t = 20_000)]
+        positions: usize,
+        /// Python interpreter with gnubg-nn (default `.venv/bin/python`).
+        #[arg(long)]
+        python: Option<String>,
+    },
 }
 
 /// Runs a benchmark.
 pub fn bench(cmd: BenchCommand) -> Result<()> {
     match cmd {
         BenchCommand::Perft { depth, python } => bench_perft(depth, python.as_deref()),
+        BenchCommand::BackgammonPlays { positions, python } => {
+            crate::backgammon_cmd::bench_plays(positions, python.as_deref())
+        }
     }
 }
 
 /// CPU seconds used by this process so far (user + system), from /proc.
-fn cpu_seconds() -> Option<f64> {
+pub(crate) fn cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     let rest = stat.rsplit_once(')')?.1;
     let f: Vec<&str> = rest.split_whitespace().collect();

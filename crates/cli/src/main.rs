@@ -3,6 +3,7 @@
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
+mod backgammon_cmd;
 mod draughts_cmd;
 
 #[derive(Parser)]
@@ -23,6 +24,9 @@ enum Command {
     /// Draughts tools: legal moves, replaying game records.
     #[command(subcommand)]
     Draughts(draughts_cmd::DraughtsCommand),
+    /// Backgammon tools: legal plays of a roll.
+    #[command(subcommand)]
+    Backgammon(backgammon_cmd::BackgammonCommand),
     /// Benchmarks that print a ratio against a peer measured in the same run.
     #[command(subcommand)]
     Bench(draughts_cmd::BenchCommand),
@@ -33,6 +37,7 @@ fn main() {
     let result = match cli.command {
         Command::Perft(args) => draughts_cmd::perft(&args),
         Command::Draughts(cmd) => draughts_cmd::run(cmd),
+        Command::Backgammon(cmd) => backgammon_cmd::run(cmd),
         Command::Bench(cmd) => draughts_cmd::bench(cmd),
     };
     if let Err(e) = result {

@@ -132,7 +132,9 @@ fn segments(text: &str) -> Result<Vec<(u8, u8)>, String> {
         for _ in 0..count {
             for w in pts.windows(2) {
                 if w[1] >= w[0] {
-                    return Err(format!("{word:?}: checkers move from higher to lower points"));
+                    return Err(format!(
+                        "{word:?}: checkers move from higher to lower points"
+                    ));
                 }
                 out.push((w[0], w[1]));
             }

@@ -133,7 +133,12 @@ impl Position {
     /// Checkers the mover has borne off.
     #[must_use]
     pub fn mover_off(&self) -> u8 {
-        let on: i32 = self.points.iter().filter(|&&v| v > 0).map(|&v| v as i32).sum();
+        let on: i32 = self
+            .points
+            .iter()
+            .filter(|&&v| v > 0)
+            .map(|&v| v as i32)
+            .sum();
         CHECKERS - on as u8
     }
 

@@ -36,7 +36,11 @@ fn plays_are_written_and_read_as_gnubg_writes_them() {
         .stdin(std::process::Stdio::null())
         .output()
         .expect("the oracle script runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let (mut checked, mut written_differently, mut unread) = (0, Vec::new(), Vec::new());
     for line in text.lines() {
@@ -71,7 +75,11 @@ fn plays_are_written_and_read_as_gnubg_writes_them() {
         unread.len()
     );
     assert!(checked > 40_000);
-    assert!(unread.is_empty(), "{}", unread[..unread.len().min(10)].join("\n"));
+    assert!(
+        unread.is_empty(),
+        "{}",
+        unread[..unread.len().min(10)].join("\n")
+    );
     assert!(
         written_differently.is_empty(),
         "{}",

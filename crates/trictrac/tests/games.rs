@@ -1,0 +1,241 @@
+//! Random whole games in both marking modes: no dame is lost or created, points are always
+//! even, a hole is marked exactly when 12 points are reached, illegal actions change nothing,
+//! and the game record replays.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tablier_core::{Actor, Game, SeededDice, Side};
+use tablier_trictrac::marker::Marker;
+use tablier_trictrac::{Action, Marking, Options, Partie, Phase, Play, Trictrac};
+
+fn options(ecoles: bool, a_ecrire: bool) -> Options {
+    Options {
+        marking: if ecoles {
+            Marking::Ecoles
+        } else {
+            Marking::Automatic
+        },
+        partie: if a_ecrire {
+            Partie::AEcrire { marques: 2 }
+        } else {
+            Partie::Ordinaire
+        },
+    }
+}
+
+/// Actions that are never legal in the current state (to check they change nothing).
+fn illegal_probes(g: &Trictrac) -> Vec<Action> {
+    let legal = g.legal_actions();
+    let mut probes = vec![
+        Action::Go,
+        Action::Stay,
+        Action::Claim,
+        Action::Mark(3),
+        Action::Mark(1000),
+        Action::Play(Play::Pass),
+        Action::Play(Play::Moves(vec![tablier_trictrac::Step {
+            from: 24,
+            to: 1,
+            die: 6,
+        }])),
+        Action::Primaute { white: 4, black: 4 },
+    ];
+    probes.retain(|a| !legal.contains(a));
+    probes
+}
+
+/// Plays one random game; checks the invariants after every action. Returns the game.
+fn random_game(seed: u64, ecoles: bool, a_ecrire: bool, max_actions: usize) -> Trictrac {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut dice = SeededDice::from_seed(rng.gen());
+    let mut g = Trictrac::new(options(ecoles, a_ecrire));
+    for _ in 0..max_actions {
+        if g.actor() == Actor::Nobody {
+            assert!(g.outcome().is_some());
+            assert!(g.legal_actions().is_empty());
+            break;
+        }
+        // Illegal actions change nothing.
+        for probe in illegal_probes(&g) {
+            let before = g.clone();
+            assert!(
+                g.apply(&probe).is_err(),
+                "{probe:?} accepted in {:?}",
+                g.phase()
+            );
+            assert_eq!(g, before);
+        }
+        let before = g.clone();
+        let action = match g.actor() {
+            Actor::Chance => g.chance_action(&mut dice).unwrap(),
+            _ => {
+                let legal = g.legal_actions();
+                assert!(!legal.is_empty(), "a player always has an action");
+                // In écoles mode, mark right most of the time.
+                let due = legal.iter().position(|a| match (a, g.roll_score()) {
+                    (Action::Mark(k), Some(s)) => {
+                        *k == if g.phase() == Phase::MarkGains {
+                            s.gains()
+                        } else {
+                            s.given()
+                        }
+                    }
+                    _ => false,
+                });
+                match due {
+                    Some(i) if rng.gen_bool(0.8) => legal[i].clone(),
+                    _ => legal[rng.gen_range(0..legal.len())].clone(),
+                }
+            }
+        };
+        // Format and parse round trip against the state.
+        let text = g.format_action(&action);
+        assert_eq!(g.parse_action(&text).as_ref(), Ok(&action), "{text}");
+        g.apply(&action).unwrap();
+        check(&before, &g, &action);
+    }
+    g
+}
+
+fn check(before: &Trictrac, after: &Trictrac, action: &Action) {
+    let m: &Marker = after.marker();
+    for side in Side::ALL {
+        let p = m.points(side);
+        assert!(p % 2 == 0, "points are even (n°140): {p}");
+        assert!(p < 12, "12 points are always a hole (n°140): {p}");
+        assert!(after.board().on_board(side) <= 15);
+        // Holes only grow, except when going ends a marqué (partie à écrire).
+        assert!(m.holes(side) >= before.marker().holes(side) || *action == Action::Go);
+    }
+    // Dames: a play moves dames and bears off exactly its steps to the band; nothing else
+    // changes the board except a relevé, which puts all 30 back.
+    let relevé = *after.board() == tablier_trictrac::Board::start();
+    if let Action::Play(play) = action {
+        let roller = before.roller();
+        let off_steps = match play {
+            Play::Moves(s) => s.iter().filter(|s| s.to == 0 || s.to == 25).count(),
+            Play::ToutDUne { to, .. } => usize::from(*to == 0 || *to == 25),
+            _ => 0,
+        } as u8;
+        if !relevé {
+            assert_eq!(
+                before.board().on_board(roller) - after.board().on_board(roller),
+                off_steps
+            );
+            assert_eq!(
+                before.board().on_board(roller.opposite()),
+                after.board().on_board(roller.opposite())
+            );
+        }
+    } else if !relevé {
+        assert_eq!(before.board(), after.board());
+    }
+    // A hole is marked exactly when a player's points reach 12: in automatic mode the roller's
+    // gains are marked with the roll.
+    if let (Action::Roll(_), Marking::Automatic) = (action, after.options().marking) {
+        let s = after.roll_score().unwrap();
+        let side = s.roller;
+        let reached = before.marker().points(side) + s.gains() >= 12;
+        assert_eq!(
+            after.marker().holes(side) > before.marker().holes(side),
+            reached
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn automatic_games(seed in any::<u64>()) {
+        let g = random_game(seed, false, false, 6000);
+        let replayed = Trictrac::replay(&g.record()).unwrap();
+        prop_assert!(replayed == g);
+    }
+
+    #[test]
+    fn ecoles_games(seed in any::<u64>()) {
+        let g = random_game(seed, true, false, 6000);
+        let replayed = Trictrac::replay(&g.record()).unwrap();
+        prop_assert!(replayed == g);
+    }
+
+    #[test]
+    fn partie_a_ecrire_games(seed in any::<u64>(), ecoles in any::<bool>()) {
+        let g = random_game(seed, ecoles, true, 6000);
+        let replayed = Trictrac::replay(&g.record()).unwrap();
+        prop_assert!(replayed == g);
+    }
+
+    #[test]
+    fn marking_makes_holes_exactly_at_twelve(steps in prop::collection::vec((any::<bool>(), 1u32..=20), 1..60)) {
+        let mut m = Marker::new();
+        for (white, half) in steps {
+            let side = if white { Side::White } else { Side::Black };
+            let k = 2 * half;
+            let before = m.points(side);
+            let holes = m.mark(side, k);
+            prop_assert_eq!(holes > 0, before + k >= 12);
+            prop_assert!(m.points(side) < 12 && m.points(side) % 2 == 0);
+            if holes > 0 {
+                prop_assert_eq!(m.points(side.opposite()), 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_game_finishes_and_replays() {
+    let g = random_game(7, false, false, 20_000);
+    assert_eq!(
+        g.actor(),
+        Actor::Nobody,
+        "a partie ordinaire ends at 12 holes"
+    );
+    let record = g.record();
+    let replayed = Trictrac::replay(&record).unwrap();
+    assert!(replayed == g);
+    // A tampered record is refused at the right line.
+    let mut lines: Vec<String> = record.lines().map(String::from).collect();
+    let i = lines
+        .iter()
+        .position(|l| l.contains("\"holes\":[1"))
+        .unwrap_or(5);
+    lines[i] = lines[i].replace("\"points\":[", "\"points\":[99,");
+    let err = Trictrac::replay(&lines.join("\n")).unwrap_err();
+    assert_eq!(err.line, i + 1);
+}
+
+#[test]
+fn a_partie_a_ecrire_ends_after_its_marques_n220() {
+    let g = random_game(11, false, true, 100_000);
+    assert_eq!(g.actor(), Actor::Nobody);
+    assert_eq!(g.marques().len(), 2);
+    for m in g.marques() {
+        let (w, l) = (
+            m.holes[m.winner.index()],
+            m.holes[m.winner.opposite().index()],
+        );
+        assert!(w > l && w >= 6, "{m:?}");
+        assert!(m.value > 0, "{m:?}");
+    }
+    let net: i64 = g
+        .marques()
+        .iter()
+        .map(|m| {
+            if m.winner == Side::White {
+                m.value
+            } else {
+                -m.value
+            }
+        })
+        .sum();
+    match g.outcome().unwrap() {
+        tablier_core::Outcome::Win { winner, points } => {
+            assert_eq!(i64::from(points), net.abs());
+            assert_eq!(winner == Side::White, net > 0);
+        }
+        tablier_core::Outcome::Draw => assert_eq!(net, 0),
+    }
+}

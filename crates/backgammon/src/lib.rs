@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ids;
+pub mod mat;
 pub mod movegen;
 pub mod notation;
 pub mod position;

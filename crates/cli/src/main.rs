@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 mod backgammon_cmd;
 mod draughts_cmd;
+mod trictrac_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -27,6 +28,9 @@ enum Command {
     /// Backgammon tools: legal plays of a roll.
     #[command(subcommand)]
     Backgammon(backgammon_cmd::BackgammonCommand),
+    /// Trictrac tools: the points of every legal play of a roll.
+    #[command(subcommand)]
+    Trictrac(trictrac_cmd::TrictracCommand),
     /// Benchmarks that print a ratio against a peer measured in the same run.
     #[command(subcommand)]
     Bench(draughts_cmd::BenchCommand),
@@ -38,6 +42,7 @@ fn main() {
         Command::Perft(args) => draughts_cmd::perft(&args),
         Command::Draughts(cmd) => draughts_cmd::run(cmd),
         Command::Backgammon(cmd) => backgammon_cmd::run(cmd),
+        Command::Trictrac(cmd) => trictrac_cmd::run(cmd),
         Command::Bench(cmd) => draughts_cmd::bench(cmd),
     };
     if let Err(e) = result {

@@ -169,6 +169,20 @@ impl Play {
         }
     }
 
+    /// The same play whatever the order of two independent single moves: `24-18,24-19` and
+    /// `24-19,24-18` have one key.
+    #[must_use]
+    pub fn key(&self) -> String {
+        match self {
+            Play::Moves(s) if s.len() == 2 && s[1].from != s[0].to => {
+                let mut v = [(s[0].from, s[0].to), (s[1].from, s[1].to)];
+                v.sort_unstable();
+                format!("{}-{},{}-{}", v[0].0, v[0].1, v[1].0, v[1].1)
+            }
+            _ => self.notation(),
+        }
+    }
+
     /// The play in the notation of this module.
     #[must_use]
     pub fn notation(&self) -> String {
@@ -330,7 +344,8 @@ pub struct PlaySet {
     /// Whether some candidate bears off the mover's last dame.
     pub bears_off_last: bool,
     /// The legal plays: candidates that obey obligations 3–4 too (must fill, must conserve),
-    /// and that bear off the last dame when that is possible; distinct notations only.
+    /// and that bear off the last dame when that is possible; two independent single moves
+    /// are listed in one order only.
     pub legal: Vec<Candidate>,
 }
 
@@ -538,7 +553,7 @@ impl PlaySet {
             .cloned()
             .collect();
         let mut seen = std::collections::HashSet::new();
-        legal.retain(|c| seen.insert(c.play.notation()));
+        legal.retain(|c| seen.insert(c.play.key()));
 
         PlaySet {
             side,
@@ -559,7 +574,8 @@ impl PlaySet {
         self.legal.iter().map(|c| c.play.clone()).collect()
     }
 
-    /// Finds the legal play written `text` (notation of this module).
+    /// Finds the legal play written `text` (notation of this module; two independent single
+    /// moves may be written in either order).
     ///
     /// # Errors
     /// A message naming the legal plays when none matches.
@@ -567,6 +583,14 @@ impl PlaySet {
         let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
         let want = norm(text).replace(", ", ",");
         if let Some(c) = self.legal.iter().find(|c| c.play.notation() == want) {
+            return Ok(c);
+        }
+        if let Some(c) = self
+            .candidates
+            .iter()
+            .find(|c| c.play.notation() == want)
+            .and_then(|w| self.legal.iter().find(|c| c.play.key() == w.play.key()))
+        {
             return Ok(c);
         }
         let bare: Vec<&Candidate> = self

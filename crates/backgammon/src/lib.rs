@@ -10,6 +10,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod game;
 pub mod ids;
 pub mod mat;
 pub mod movegen;

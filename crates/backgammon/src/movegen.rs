@@ -13,22 +13,17 @@ use crate::position::{Position, BAR, OPP_BAR};
 pub struct Roll(u8, u8);
 
 impl Roll {
-    /// A roll of `a` and `b`, or `None` unless both are from 1 to 6.
+    /// A roll of `a` and `b`, or `None` unless both are from 1 to 6. The order the dice are
+    /// given in does not matter: a roll is kept higher die first, as gnubg writes it.
     #[must_use]
     pub fn new(a: u8, b: u8) -> Option<Roll> {
-        ((1..=6).contains(&a) && (1..=6).contains(&b)).then_some(Roll(a, b))
-    }
-
-    /// The two dice, as thrown.
-    #[must_use]
-    pub fn dice(self) -> (u8, u8) {
-        (self.0, self.1)
+        ((1..=6).contains(&a) && (1..=6).contains(&b)).then_some(Roll(a.max(b), a.min(b)))
     }
 
     /// The larger die first: `(high, low)`.
     #[must_use]
     pub fn high_low(self) -> (u8, u8) {
-        (self.0.max(self.1), self.0.min(self.1))
+        (self.0, self.1)
     }
 
     /// True for doubles, which are played four times.

@@ -5,9 +5,9 @@ use serde::{Deserialize, Serialize};
 /// Checkers each side has.
 pub const CHECKERS: u8 = 15;
 
-/// Index of the mover's bar in [`Position::points`].
+/// Index of the mover's bar for [`Position::raw`].
 pub const BAR: usize = 25;
-/// Index of the opponent's bar in [`Position::points`] (its count is stored negative).
+/// Index of the opponent's bar for [`Position::raw`] (its count is negative).
 pub const OPP_BAR: usize = 0;
 
 /// A position seen from the player on roll ("the mover").

@@ -26,11 +26,21 @@
 //! * *par moins* (n°166): the player keeps only what he marked; the missing points become
 //!   claimable.
 //!
-//! The opponent may claim (`Claim`, all or nothing, n°187) each école of the other player at
-//! his next marking of given points — i.e. after the faulty player has moved and before the
-//! claimant throws (n°167, n°188–189); école points are marked before his own (n°200) and
-//! never let him go (n°185). An école not claimed by then is lost for him (no école
-//! d'école, n°182). Claims are only offered when an école exists (no *fausse école*).
+//! The opponent may claim (`Claim`, all or nothing, n°187) or let go (`Decline`) each école of
+//! the other player, before he throws himself (n°167):
+//! * an école made when marking one's gains is consummated when one plays (n°167, n°171); the
+//!   opponent claims it when he marks the points given to him, after the move (n°188–189),
+//!   before marking them;
+//! * an école made when marking given points is consummated when one throws (n°167); the
+//!   opponent claims it right after that throw ([`Phase::ClaimWindow`]), before the roller
+//!   marks his gains, because école points are acquired before the next roll's points
+//!   (n°200).
+//!
+//! École points never let the claimant go (n°185); an école not claimed in time is lost for
+//! him (no école d'école, n°182); going cancels the goer's écoles of that roll (n°169). Claims
+//! are only offered when an école exists: *fausse école* (n°183), *augmentation d'école*
+//! (n°194), the warnings of n°176–177 and errors in playing (n°192, n°213: our plays are
+//! always legal) are not modelled.
 //!
 //! # Game record
 //! JSON lines: a header `{"game":"trictrac","options":{…}}`, then one line per action
@@ -101,6 +111,8 @@ pub enum Action {
     Mark(u32),
     /// Écoles mode: take the opponent's oldest école.
     Claim,
+    /// Écoles mode: let the opponent's écoles go (no école d'école, n°182).
+    Decline,
 }
 
 /// Where the game is in the turn.
@@ -110,6 +122,10 @@ pub enum Phase {
     Primaute,
     /// The roller's dice are due.
     Roll,
+    /// Écoles: before the roller marks, his opponent may claim the écoles the roller made
+    /// when marking the points given to him — they count as acquired before the new roll's
+    /// points (n°200).
+    ClaimWindow,
     /// Écoles: the roller marks his gains.
     MarkGains,
     /// The roller chooses to go or stay.
@@ -240,6 +256,21 @@ impl Trictrac {
         }
     }
 
+    /// A game from a position in the middle of a relevé: `board`, `marker`, and `roller`
+    /// to throw next. The one-shot jans stay open; the jan de trois coups is not looked for
+    /// (the rolls since the relevé are unknown).
+    #[must_use]
+    pub fn from_position(options: Options, board: Board, marker: Marker, roller: Side) -> Trictrac {
+        let mut g = Trictrac::new(options);
+        g.board = board;
+        g.marker = marker;
+        g.turn = roller;
+        g.starter = roller;
+        g.phase = Phase::Roll;
+        g.releve.rolls = [3, 3];
+        g
+    }
+
     /// The options.
     #[must_use]
     pub fn options(&self) -> Options {
@@ -322,7 +353,7 @@ impl Trictrac {
     fn actor_side(&self) -> Option<Side> {
         match self.phase {
             Phase::MarkGains | Phase::Decide | Phase::Play => Some(self.turn),
-            Phase::MarkGiven => Some(self.turn.opposite()),
+            Phase::MarkGiven | Phase::ClaimWindow => Some(self.turn.opposite()),
             _ => None,
         }
     }
@@ -374,7 +405,14 @@ impl Trictrac {
                 let holes = self.mark(self.turn, gains);
                 self.after_gains(holes);
             }
-            Marking::Ecoles => self.phase = Phase::MarkGains,
+            Marking::Ecoles => {
+                let roller = self.turn;
+                self.phase = if self.ecoles.iter().any(|e| e.by == roller) {
+                    Phase::ClaimWindow
+                } else {
+                    Phase::MarkGains
+                };
+            }
         }
     }
 
@@ -408,6 +446,8 @@ impl Trictrac {
     fn go(&mut self) {
         let p = self.turn;
         self.marker.erase_points();
+        // No école when one goes (n°169): the roll is not played.
+        self.ecoles.retain(|e| e.by != p);
         if let Partie::AEcrire { marques } = self.options.partie {
             let h = self.marker.holes;
             if h[0] >= 6 || h[1] >= 6 {
@@ -491,6 +531,23 @@ impl Trictrac {
             }
             (Phase::Roll, Action::Roll(r)) => {
                 self.start_roll(Roll::new(r.high, r.low));
+            }
+            (Phase::ClaimWindow, Action::Claim | Action::Decline) => {
+                let roller = self.turn;
+                let i = self
+                    .ecoles
+                    .iter()
+                    .position(|e| e.by == roller)
+                    .ok_or_else(wrong)?;
+                let e = self.ecoles.remove(i);
+                if *action == Action::Claim {
+                    self.mark(roller.opposite(), e.points);
+                } else {
+                    self.ecoles.retain(|e| e.by != roller);
+                }
+                if self.phase != Phase::Over && !self.ecoles.iter().any(|e| e.by == roller) {
+                    self.phase = Phase::MarkGains;
+                }
             }
             (Phase::MarkGains, Action::Mark(k)) => {
                 let due = self.gains_due();
@@ -700,6 +757,7 @@ impl tablier_core::Game for Trictrac {
                 .map(|(white, black)| Action::Primaute { white, black })
                 .collect(),
             Phase::Roll => Roll::all().into_iter().map(Action::Roll).collect(),
+            Phase::ClaimWindow => vec![Action::Claim, Action::Decline],
             Phase::MarkGains => Self::mark_range(self.gains_due())
                 .map(Action::Mark)
                 .collect(),
@@ -754,6 +812,7 @@ impl tablier_core::Game for Trictrac {
             Action::Play(p) => p.notation(),
             Action::Mark(k) => format!("mark {k}"),
             Action::Claim => "claim".into(),
+            Action::Decline => "decline".into(),
         }
     }
 
@@ -786,9 +845,10 @@ impl tablier_core::Game for Trictrac {
                 "go" => Action::Go,
                 "stay" => Action::Stay,
                 "claim" => Action::Claim,
+                "decline" => Action::Decline,
                 _ => match t.strip_prefix("mark ").map(|k| k.trim().parse::<u32>()) {
                     Some(Ok(k)) => Action::Mark(k),
-                    _ => return Err(err("expected go, stay, claim or `mark N`".into())),
+                    _ => return Err(err("expected go, stay, claim, decline or `mark N`".into())),
                 },
             },
         };

@@ -16,6 +16,7 @@ pub mod mat;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod record;
 pub mod xgid;
 
 pub use movegen::{Hop, Play, Roll};

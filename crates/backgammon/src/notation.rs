@@ -188,18 +188,55 @@ fn result_of(position: &Position, segs: &[(u8, u8)]) -> Result<Position, String>
 /// assert!(notation::parse_play(&start, roll, "24/12").is_err());
 /// ```
 pub fn parse_play(position: &Position, roll: Roll, text: &str) -> Result<Play, PlayParseError> {
+    let trimmed = text.trim();
+    let segs = if trimmed.is_empty() || trimmed == "-" {
+        Vec::new()
+    } else {
+        segments(trimmed).map_err(|reason| PlayParseError {
+            text: text.to_owned(),
+            reason,
+        })?
+    };
+    resolve(position, roll, &segs, text)
+}
+
+/// The legal play that moves checkers as the `(from, to)` pairs say (mover's numbering, 25 the
+/// bar, 0 off; single hops or whole paths, in any order), as a record such as a `.mat` file
+/// gives them. No pairs is the empty play.
+///
+/// # Errors
+/// [`PlayParseError`] when the pairs describe no legal play of the roll.
+pub fn play_from_hops(
+    position: &Position,
+    roll: Roll,
+    hops: &[(u8, u8)],
+) -> Result<Play, PlayParseError> {
+    let text = hops
+        .iter()
+        .map(|&(a, b)| format!("{}/{}", point_name(a), point_name(b)))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if let Some(&(a, b)) = hops.iter().find(|(a, b)| b >= a || *a > 25) {
+        return Err(PlayParseError {
+            text,
+            reason: format!("{a}/{b} does not move forward"),
+        });
+    }
+    resolve(position, roll, hops, &text)
+}
+
+fn resolve(
+    position: &Position,
+    roll: Roll,
+    segs: &[(u8, u8)],
+    text: &str,
+) -> Result<Play, PlayParseError> {
     let err = |reason: String| PlayParseError {
         text: text.to_owned(),
         reason,
     };
     let plays = position.legal_plays(roll);
-    let trimmed = text.trim();
-    let target = if trimmed.is_empty() || trimmed == "-" {
-        *position
-    } else {
-        let segs = segments(trimmed).map_err(&err)?;
-        result_of(position, &segs).map_err(&err)?
-    };
+    let target = result_of(position, segs).map_err(err)?;
     plays
         .iter()
         .find(|p| p.result == target)

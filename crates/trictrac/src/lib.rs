@@ -51,7 +51,8 @@
 //! * obligations in the order: both numbers, else the larger (n°34, n°83), then fill (n°57),
 //!   then conserve (n°60); *remplir en passant* neither scores nor obliges (n°398, A1);
 //! * fill *ways* (n°56, A6): only with a single dame missing; the distinct numbers among
-//!   `{a, b, a+b}` by which a **surplus** dame (from outside the table, or a third dame) can
+//!   `{a, b, a+b}` by which a **surplus** dame (from outside the table, or a third dame; never
+//!   one of the two dames holding the coin for the jan de retour, n°104, A8) can
 //!   reach the demi-case in a legal play of the whole roll that ends with the plein;
 //! * hits (n°129–138, A7): ways are distinct numbers; a sum way is true when one of its rests
 //!   holds at most one opposing dame, false (à faux) when all rests hold two or more;

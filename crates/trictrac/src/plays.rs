@@ -611,7 +611,14 @@ impl PlaySet {
     #[must_use]
     pub fn fill_numbers(&self, table: Table, rel: u8) -> Vec<u8> {
         let (mine, _) = self.start.relative(self.side);
-        let surplus = |r: u8| !table.range().contains(&r) || mine[usize::from(r)] >= 3;
+        // The two dames holding the coin leave it only together: they never count as the
+        // surplus that fills the jan de retour (n°104, RULES.md A8).
+        let surplus = |r: u8| {
+            if r == OWN_COIN && table == Table::JanDeRetour {
+                return mine[usize::from(r)] >= 3;
+            }
+            !table.range().contains(&r) || mine[usize::from(r)] >= 3
+        };
         let mut nums: Vec<u8> = Vec::new();
         for c in &self.candidates {
             if !c.end.has_plein(self.side, table) {

@@ -239,3 +239,38 @@ fn a_partie_a_ecrire_ends_after_its_marques_n220() {
         tablier_core::Outcome::Draw => assert_eq!(net, 0),
     }
 }
+
+#[test]
+fn the_view_lists_the_legal_actions_with_paths() {
+    let mut g = Trictrac::new(Options::default());
+    let v = serde_json::to_value(g.view()).unwrap();
+    assert_eq!(v["position"], "1W15-24B15");
+    assert_eq!(v["actor"], "Chance");
+    assert_eq!(
+        v["legal"].as_array().unwrap().len(),
+        30,
+        "30 primauté throws"
+    );
+    g.apply(&g.parse_action("W4 B2").unwrap()).unwrap();
+    let v = serde_json::to_value(g.view()).unwrap();
+    assert_eq!(v["roll"], "4-2");
+    let legal = v["legal"].as_array().unwrap();
+    let names: Vec<&str> = legal
+        .iter()
+        .map(|a| a["notation"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = g
+        .legal_actions()
+        .iter()
+        .map(|a| g.format_action(a))
+        .collect();
+    assert_eq!(names, expected);
+    // 4-2 from the talons: two dames (1-5,1-3), one dame tout à bas in either order, or
+    // tout d'une with either rest (n°29–30).
+    assert_eq!(
+        names,
+        vec!["1-5,1-3", "1-5,5-7", "1-3,3-7", "1-5-7", "1-3-7"]
+    );
+    assert_eq!(legal[3]["paths"], serde_json::json!([[1, 5, 7]]));
+    assert_eq!(legal[0]["paths"], serde_json::json!([[1, 5], [1, 3]]));
+}

@@ -75,11 +75,10 @@ struct ScoreReport {
     plays: Vec<PlayReport>,
 }
 
-fn score(args: &ScoreArgs) -> Result<()> {
-    let board = Board::parse(&args.position)
-        .map_err(|e| anyhow!("bad position {:?}: {e}", args.position))?;
-    let roll = Roll::parse(&args.roll).map_err(|e| anyhow!("{e}"))?;
-    let player = side(&args.player)?;
+fn report(position: &str, roll: &str, player: &str) -> Result<ScoreReport> {
+    let board = Board::parse(position).map_err(|e| anyhow!("bad position {position:?}: {e}"))?;
+    let roll = Roll::parse(roll).map_err(|e| anyhow!("{e}"))?;
+    let player = side(player)?;
     let s = RollScore::new(&board, player, roll, JanContext::default());
     // Every event is decided by the roll and the legal plays (the obligations make every
     // legal play fill, or conserve, when one can): each play scores the same events.
@@ -121,12 +120,16 @@ fn score(args: &ScoreArgs) -> Result<()> {
                 .collect(),
         })
         .collect();
-    let report = ScoreReport {
+    Ok(ScoreReport {
         position: board.to_string(),
         roll: roll.to_string(),
         player,
         plays,
-    };
+    })
+}
+
+fn score(args: &ScoreArgs) -> Result<()> {
+    let report = report(&args.position, &args.roll, &args.player)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
@@ -152,4 +155,40 @@ fn score(args: &ScoreArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn n197_conserver_par_impuissance_report() {
+        let r = report(
+            "7W2-8W2-9W3-10W3-11W3-12W2-13B2-14B2-15B2-16B2-17B2-19B1-20B1-21B2-24B1",
+            "6-6",
+            "white",
+        )
+        .unwrap();
+        assert_eq!(r.plays.len(), 1);
+        let p = &r.plays[0];
+        assert_eq!((p.play.as_str(), p.white, p.black), ("pass", 12, 16));
+        let kinds: Vec<&str> = p.events.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                "battre à vrai",
+                "conserver",
+                "battre à faux",
+                "battre à faux",
+                "nombre non joué (jan qui ne peut)"
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_input_is_refused() {
+        assert!(report("1W16", "6-5", "white").is_err());
+        assert!(report("1W15-24B15", "7-1", "white").is_err());
+        assert!(report("1W15-24B15", "6-5", "red").is_err());
+    }
 }

@@ -557,3 +557,58 @@ fn n213_no_dame_in_a_table_the_opponent_can_still_fill() {
         }
     }
 }
+
+#[test]
+fn n169_no_ecole_when_one_goes() {
+    let mut g = game(
+        ECOLE_POS,
+        Marker::with_points((10, false), (0, false)),
+        Side::White,
+        Marking::Ecoles,
+    );
+    act(&mut g, "2-1");
+    // Due: 12, a hole and 10 de reste; White marks only the 2 that complete the hole.
+    act(&mut g, "mark 2");
+    assert_eq!(g.ecoles().len(), 1);
+    act(&mut g, "go");
+    assert!(g.ecoles().is_empty());
+    assert_eq!(g.marker().holes(Side::White), 1);
+    assert_eq!(g.marker().points, [0, 0]);
+}
+
+#[test]
+fn n173_too_many_points_marked_are_corrected_and_claimable() {
+    // White has 10 and gains 12; he marks 14. He keeps one hole and 10; Black may take 2.
+    let mut g = game(
+        ECOLE_POS,
+        Marker::with_points((10, false), (0, false)),
+        Side::White,
+        Marking::Ecoles,
+    );
+    act(&mut g, "2-1");
+    act(&mut g, "mark 14");
+    assert_eq!(g.marker().holes(Side::White), 1);
+    assert_eq!(g.marker().points(Side::White), 10);
+    act(&mut g, "stay");
+    play_any(&mut g);
+    act(&mut g, "claim");
+    assert_eq!(g.marker().points(Side::Black), 2);
+}
+
+#[test]
+fn n184_a_hole_too_many_is_an_ecole_of_twelve() {
+    let mut g = game(ECOLE_POS, Marker::new(), Side::White, Marking::Ecoles);
+    act(&mut g, "2-1");
+    act(&mut g, "mark 24");
+    assert_eq!(
+        g.marker().holes(Side::White),
+        2,
+        "the 12 due: a double hole"
+    );
+    act(&mut g, "stay");
+    play_any(&mut g);
+    assert_eq!(g.ecoles()[0].points, 12);
+    act(&mut g, "claim");
+    // Black's 12 uninterrupted points: a double hole for him too (n°144).
+    assert_eq!(g.marker().holes(Side::Black), 2);
+}

@@ -274,3 +274,23 @@ fn the_view_lists_the_legal_actions_with_paths() {
     assert_eq!(legal[3]["paths"], serde_json::json!([[1, 5, 7]]));
     assert_eq!(legal[0]["paths"], serde_json::json!([[1, 5], [1, 3]]));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Position notation round trip: any board with at most 15 dames a side.
+    #[test]
+    fn position_notation_round_trip(cells in prop::collection::vec((0u8..=3, 0u8..=4), 24)) {
+        let mut b = tablier_trictrac::Board::empty();
+        let mut n = [0u8; 2];
+        for (i, &(who, k)) in cells.iter().enumerate() {
+            let side = match who { 1 => Side::White, 2 => Side::Black, _ => continue };
+            if k == 0 || n[side.index()] + k > 15 { continue; }
+            n[side.index()] += k;
+            b.set(i as u8 + 1, side, k);
+        }
+        let text = b.to_string();
+        prop_assert_eq!(tablier_trictrac::Board::parse(&text).unwrap(), b);
+        prop_assert_eq!(b.off(Side::White), 15 - n[0]);
+    }
+}

@@ -142,3 +142,40 @@ fn n116_excedant_numbers_bear_off_the_farthest_dame() {
         .iter()
         .all(|c| c.end.on_board(Side::White) == 2));
 }
+
+#[test]
+fn n81_filling_with_one_number_when_the_other_is_impossible() {
+    // Fig. 13 with Black's grand jan made and a dame of White's 9th flèche on his 6th: every
+    // 6 is blocked; 6-3, 6-2, 6-1 fill with the small number (4 points) and give Black 2.
+    let pos = "7W3-8W3-9W3-10W1-11W3-12W2-13B4-14B3-15B2-16B2-17B2-18B2";
+    for (roll, play) in [("6-3", "7-10"), ("6-2", "8-10"), ("6-1", "9-10")] {
+        let s = score(pos, roll);
+        assert_eq!(points(&s, EventKind::Remplir), 4, "{roll}");
+        assert_eq!(points(&s, EventKind::NombreNonJoue), 2, "{roll}");
+        assert_eq!(plays(&s), BTreeSet::from([play.to_string()]), "{roll}");
+    }
+}
+
+#[test]
+fn n82_remplir_en_passant_scores_nothing_and_does_not_oblige() {
+    // Fig. 13 with a dame of the 9th flèche on the 10th: with 4-2 the 2 fills and the 4
+    // breaks (RULES.md A1, n°398).
+    let pos = "7W2-8W3-9W3-10W1-11W4-12W2-13B4-14B3-15B3-17B4-20B1";
+    let s = score(pos, "4-2");
+    assert_eq!(points(&s, EventKind::Remplir), 0);
+    assert!(s.plays.fills.is_none());
+    // Some legal play does fill on the way (8 → 10) before breaking.
+    assert!(s.plays.legal.iter().any(|c| matches!(
+        &c.play,
+        tablier_trictrac::Play::Moves(m) if m.iter().any(|st| st.to == 10 && st.die == 2)
+    )));
+}
+
+#[test]
+fn n83_only_one_number_playable_the_larger() {
+    // The 6 (10 → 16) and the 2 (10 → 12) can each be played, not both: the 6 is played and
+    // Black marks 2 for the 2.
+    let s = score("10W1-12W2-1B11-14B2-18B2", "6-2");
+    assert_eq!(plays(&s), BTreeSet::from(["10-16".to_string()]));
+    assert_eq!(points(&s, EventKind::NombreNonJoue), 2);
+}

@@ -344,7 +344,8 @@ fn field(field: &'static str, problem: impl Into<String>) -> IdError {
 impl MatchId {
     /// Checks every field: the cube is a power of two up to 2^15, players are 0 or 1, dice are
     /// 1..=6, 15-bit numbers fit, and in match play the scores are below the match length and
-    /// Jacoby is off; a money game has no Crawford game. (Like gnubg, the Crawford flag is not
+    /// Jacoby is off (unless the game is over: gnubg's ID of a finished match shows the last
+    /// game's points in full); a money game has no Crawford game. (Like gnubg, the Crawford flag is not
     /// checked against the score: gnubg's `set xgid` sets it at any score.)
     ///
     /// # Errors
@@ -379,10 +380,17 @@ impl MatchId {
         if self.match_length > max || self.score.iter().any(|&s| s > max) {
             return Err(field("match length/score", "above 32767"));
         }
+        let over = matches!(
+            self.game_state,
+            GameState::Over | GameState::Resigned | GameState::Dropped
+        );
         if self.match_length > 0 {
             let ml = self.match_length;
             for (p, &s) in self.score.iter().enumerate() {
-                if s >= ml {
+                // Once the match is over gnubg keeps the whole of the last game's points, so
+                // a score can reach or pass the length (a 4-3 game of 5 won with a gammon of
+                // 4 is `4-7`).
+                if s >= ml && !over {
                     return Err(field(
                         "score",
                         format!("player {p} has {s} in a {ml}-point match (must be below {ml})"),

@@ -355,7 +355,7 @@ pub fn match_id(m: &Match) -> MatchId {
     MatchId {
         cube,
         cube_owner: owner.map_or(CubeOwner::Centred, |s| CubeOwner::Player(gnubg_player(s))),
-        on_roll: gnubg_player(m.turn()),
+        on_roll: gnubg_player(id_view(m).1),
         crawford: m.is_crawford_game(),
         game_state: match (over, last) {
             (true, Some(r)) if r.dropped => GameState::Dropped,
@@ -366,11 +366,16 @@ pub fn match_id(m: &Match) -> MatchId {
         },
         turn: gnubg_player(match phase {
             Phase::Doubled | Phase::Resigning { .. } => m.turn().opposite(),
-            _ => m.turn(),
+            _ => id_view(m).1,
         }),
         double_offered: phase == Phase::Doubled,
-        resignation: match phase {
-            Phase::Resigning { offer, .. } => match offer {
+        resignation: match (phase, last) {
+            (Phase::Over, Some(r)) if r.resigned => match r.kind {
+                WinKind::Single => ResignationOffer::Single,
+                WinKind::Gammon => ResignationOffer::Gammon,
+                WinKind::Backgammon => ResignationOffer::Backgammon,
+            },
+            (Phase::Resigning { offer, .. }, _) => match offer {
                 WinKind::Single => ResignationOffer::Single,
                 WinKind::Gammon => ResignationOffer::Gammon,
                 WinKind::Backgammon => ResignationOffer::Backgammon,
@@ -385,15 +390,34 @@ pub fn match_id(m: &Match) -> MatchId {
             _ => None,
         },
         match_length: m.options().match_length as u16,
-        score: [m.score()[0] as u16, m.score()[1] as u16],
+        score: {
+            // gnubg counts the last game's points in full once the match is over.
+            let mut score = m.score();
+            if let (true, Some(r)) = (over, last) {
+                score[r.winner.index()] += r.points - r.credited;
+            }
+            [score[0] as u16, score[1] as u16]
+        },
         jacoby: m.options().match_length == 0 && m.options().jacoby,
+    }
+}
+
+/// The position and side on roll as gnubg's IDs show them: once a game is borne off to the
+/// end, gnubg passes the roll to the loser.
+#[must_use]
+pub fn id_view(m: &Match) -> (crate::Position, Side) {
+    match (m.phase(), m.results().last()) {
+        (Phase::Over, Some(r)) if !r.dropped && !r.resigned => {
+            (m.position().flip(), m.turn().opposite())
+        }
+        _ => (m.position(), m.turn()),
     }
 }
 
 /// The GNUbgID (`PositionID:MatchID`) of a match state.
 #[must_use]
 pub fn gnubg_id(m: &Match) -> String {
-    crate::ids::gnubg_id(&m.position(), &match_id(m))
+    crate::ids::gnubg_id(&id_view(m).0, &match_id(m))
 }
 
 /// A match state from a GNUbgID's position and Match ID, with the other rules of `options`

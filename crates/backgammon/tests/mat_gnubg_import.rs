@@ -140,3 +140,45 @@ fn our_mat_files_replay_in_gnubg_to_the_same_results() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn gnubgs_own_matches_end_on_the_gnubg_id_gnubg_gives() {
+    let gnubg = Path::new("/usr/games/gnubg");
+    assert!(
+        gnubg.exists(),
+        "GNU Backgammon is needed: apt-get install gnubg (see .ci/run)"
+    );
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let cases = [
+        ("gnubg_selfplay_5pt.mat", 5),
+        ("gnubg_selfplay_7pt.mat", 7),
+        ("gnubg_selfplay_9pt.mat", 9),
+    ];
+    let files: Vec<String> = cases
+        .iter()
+        .map(|(f, _)| data.join(f).display().to_string())
+        .collect();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/gnubg_import_mat.py");
+    let out = Command::new(gnubg)
+        .args(["-t", "-q", "-r", "-p"])
+        .arg(&script)
+        .env("TABLIER_MAT_FILES", files.join(":"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("gnubg runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let finals: Vec<Value> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("FINAL "))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(finals.len(), cases.len(), "{text}");
+    for ((name, length), theirs) in cases.iter().zip(&finals) {
+        let file = tablier_backgammon::mat::MatchFile::parse(
+            &std::fs::read_to_string(data.join(name)).unwrap(),
+        )
+        .unwrap();
+        let r = record::replay_mat(&file, Options::match_to(*length)).unwrap();
+        assert_eq!(theirs["gnubgid"], record::gnubg_id(&r.last), "{name}");
+    }
+}

@@ -31,6 +31,18 @@ enum Command {
     /// Trictrac tools: the points of every legal play of a roll.
     #[command(subcommand)]
     Trictrac(trictrac_cmd::TrictracCommand),
+    /// Convert between backgammon formats: GNUbgID, XGID, Position ID, and .mat files (which
+    /// are replayed against the rules first).
+    Convert {
+        /// An ID (`XGID=...`, `PositionID:MatchID`, a Position ID) or a .mat file.
+        input: String,
+        /// What to write (default: every ID form for an ID, JSON lines for a .mat file).
+        #[arg(long, value_enum)]
+        to: Option<backgammon_cmd::ConvertTo>,
+        /// For a money session (.mat of 0 points): the Jacoby rule was not in force.
+        #[arg(long)]
+        no_jacoby: bool,
+    },
     /// Benchmarks that print a ratio against a peer measured in the same run.
     #[command(subcommand)]
     Bench(draughts_cmd::BenchCommand),
@@ -42,6 +54,11 @@ fn main() {
         Command::Perft(args) => draughts_cmd::perft(&args),
         Command::Draughts(cmd) => draughts_cmd::run(cmd),
         Command::Backgammon(cmd) => backgammon_cmd::run(cmd),
+        Command::Convert {
+            input,
+            to,
+            no_jacoby,
+        } => backgammon_cmd::convert(&input, to, !no_jacoby),
         Command::Trictrac(cmd) => trictrac_cmd::run(cmd),
         Command::Bench(cmd) => draughts_cmd::bench(cmd),
     };

@@ -2,7 +2,7 @@
 # For each .mat file named in $TABLIER_MAT_FILES (colon-separated), gnubg imports it
 # (`import mat`), replaying every move under its own rules, and this prints one JSON line per
 # game: the file, the winner's name, the points won, whether it was resigned, and the scores
-# gnubg had at the game's start.
+# gnubg had at the game's start; then one FINAL line with the GNUbgID where the file ends.
 import json
 import os
 
@@ -22,3 +22,4 @@ for path in os.environ['TABLIER_MAT_FILES'].split(':'):
             'score': {names['X']: info.get('score-X'), names['O']: info.get('score-O')},
             'moves': len(g['game']),
         }))
+    print('FINAL ' + json.dumps({'file': os.path.basename(path), 'gnubgid': gnubg.gnubgid()}))

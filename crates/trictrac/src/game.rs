@@ -16,7 +16,10 @@
 //!    [`Action::Mark`], who may first claim the roller's écoles with [`Action::Claim`].
 //!
 //! After a player bears off his last dame both players keep their points, everything goes
-//! back to the talons and he throws first (n°118).
+//! back to the talons and he has the primauté (n°118); by the *jouer pour tout* convention
+//! (n°118, n°163, RULES.md A10) the throw that bore off his last dames is also his first
+//! throw of the new relevé, scored and played from the talons. If its sortie points complete
+//! a hole he may go instead (n°163): points erased, relevé, and he throws anew.
 //!
 //! # Écoles mode (RULES.md §9)
 //! A player marks the points he declares (`Mark(k)`); the holes follow from the points. If
@@ -433,9 +436,15 @@ impl Trictrac {
             return;
         }
         if self.board.on_board(self.turn) == 0 {
-            // Relevé after a complete sortie: points kept, he throws first (n°118).
+            // Relevé after a complete sortie: points kept, he has the primauté (n°118), and by
+            // the *jouer pour tout* convention (n°118, n°163, RULES.md A10) the throw that bore
+            // off his last dames is also his first throw of the new relevé.
             let p = self.turn;
+            let roll = self.score.as_ref().map(|s| s.roll);
             self.releve(p);
+            if let Some(roll) = roll {
+                self.start_roll(roll);
+            }
         } else {
             self.turn = self.turn.opposite();
             self.phase = Phase::Roll;

@@ -63,9 +63,9 @@
 //!   start a new uninterrupted run;
 //! * sortie (n°118): when a roll can bear off the last dame, the player does so (he has marked
 //!   the sortie before touching a dame); the other number, if nothing is left to play, gives
-//!   the opponent nothing. Both keep their points, the player who bore off throws first. The
-//!   *jouer pour tout* convention (n°118–119, A10) is not used: his next throw is an ordinary
-//!   first throw;
+//!   the opponent nothing. Both keep their points, the player who bore off has the primauté,
+//!   and by the *jouer pour tout* convention (n°118, n°163, A10) the same throw is his first
+//!   throw of the new relevé unless he goes;
 //! * the partie ordinaire is worth 1 to the winner (the stake multipliers of Guiton ch. VIII,
 //!   A13, are not applied); in the partie à écrire the consolation is 2, 4 after a refait, 6
 //!   after two (n°226, A11), and the outcome is the difference of the marqués' values

@@ -354,7 +354,9 @@ fn n162_the_partie_ends_at_twelve_holes() {
 fn n163_going_or_staying_at_the_sortie() {
     let pos = "23W1-24W1-1B15";
     let ten = Marker::with_points((10, false), (0, false));
-    // 6-6: the hole and 4 de reste; staying, he plays, the dames go back and he throws.
+    // 6-6: the hole and 4 de reste; staying, he bears off, the dames go back to the talons,
+    // and "la somme douze à jouer": the same 6-6 is his first throw of the relevé (jouer pour
+    // tout, n°118).
     let mut g = game(pos, ten, Side::White, Marking::Automatic);
     act(&mut g, "6-6");
     assert_eq!(g.marker().holes(Side::White), 1);
@@ -367,7 +369,11 @@ fn n163_going_or_staying_at_the_sortie() {
         4,
         "both keep their points (n°118)"
     );
-    assert_eq!((g.actor(), g.roller()), (Actor::Chance, Side::White));
+    assert_eq!((g.phase(), g.roller()), (Phase::Play, Side::White));
+    assert_eq!(g.roll_score().unwrap().roll, Roll::new(6, 6));
+    act(&mut g, "1-7,1-7");
+    assert_eq!(g.board().to_string(), "1W13-7W2-24B15");
+    assert_eq!((g.actor(), g.roller()), (Actor::Chance, Side::Black));
     // 3-2: the hole and 2; going erases them.
     let mut g = game(pos, ten, Side::White, Marking::Automatic);
     act(&mut g, "3-2");

@@ -90,6 +90,11 @@ pub struct Options {
     pub marking: Marking,
     /// Partie ordinaire or à écrire.
     pub partie: Partie,
+    /// Partie ordinaire: the winner's stake grows with the bredouille of holes ([Guiton
+    /// ch. VIII], RULES.md §8.1, A13): see [`crate::marker::stake`]. Without it a partie
+    /// ordinaire is worth 1.
+    #[serde(default)]
+    pub stakes: bool,
 }
 
 /// One action of a trictrac game.
@@ -368,7 +373,11 @@ impl Trictrac {
             self.phase = Phase::Over;
             self.winner = Some(Outcome::Win {
                 winner: side,
-                points: 1,
+                points: if self.options.stakes {
+                    crate::marker::stake(&self.marker, side)
+                } else {
+                    1
+                },
             });
         }
         holes

@@ -66,8 +66,8 @@
 //!   the opponent nothing. Both keep their points, the player who bore off has the primauté,
 //!   and by the *jouer pour tout* convention (n°118, n°163, A10) the same throw is his first
 //!   throw of the new relevé unless he goes;
-//! * the partie ordinaire is worth 1 to the winner (the stake multipliers of Guiton ch. VIII,
-//!   A13, are not applied); in the partie à écrire the consolation is 2, 4 after a refait, 6
+//! * the partie ordinaire is worth 1 to the winner, or with [`Options::stakes`] Guiton's
+//!   multipliers (ch. VIII, A13: [`marker::stake`]); in the partie à écrire the consolation is 2, 4 after a refait, 6
 //!   after two (n°226, A11), and the outcome is the difference of the marqués' values
 //!   (postillons and queue, n°227–237, are not computed);
 //! * écoles: see [`game`] for the simplified timing we implement.

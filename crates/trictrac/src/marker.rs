@@ -126,6 +126,26 @@ impl Marker {
     }
 }
 
+/// The stake multiplier of a partie ordinaire won by `winner` ([Guiton ch. VIII] "Partie en
+/// douze trous", RULES.md §8.1, A13; J.L. n°218 only says it "peut se jouer avec la
+/// bredouille"):
+/// * 4 if the loser has not taken a single hole;
+/// * 3 if the winner took his holes second and kept the pavillon to the end;
+/// * otherwise (no pavillon) 2 if the loser has fewer than 6 holes, 1 if he has 6 or more.
+#[must_use]
+pub fn stake(marker: &Marker, winner: Side) -> u32 {
+    let loser_holes = marker.holes(winner.opposite());
+    if loser_holes == 0 {
+        4
+    } else if marker.pavillon.holder == Some(winner) {
+        3
+    } else if loser_holes < 6 {
+        2
+    } else {
+        1
+    }
+}
+
 /// Value of a marqué of the partie à écrire (n°222–226): winner's holes `hw`, loser's `hl`,
 /// whether the winner holds the pavillon, and the number of refaits before it (consolation
 /// 2, then 4, then 6: n°226).
@@ -156,6 +176,33 @@ mod tests {
         assert_eq!(m.mark(Side::White, 2), 2);
         assert_eq!(m.points(Side::White), 0);
         assert_eq!(m.holes(Side::White), 2);
+    }
+
+    #[test]
+    fn stakes_of_the_partie_in_twelve_holes_guiton_viii() {
+        let hole = |m: &mut Marker, s: Side| {
+            m.mark(s, 12);
+            m.erase_points();
+        };
+        // Twelve holes before the opponent takes one: quadruple.
+        let mut m = Marker::new();
+        for _ in 0..6 {
+            hole(&mut m, Side::White);
+        }
+        assert_eq!(stake(&m, Side::White), 4);
+        // Black takes holes second and is never interrupted: triple.
+        let mut m = Marker::new();
+        hole(&mut m, Side::White);
+        for _ in 0..6 {
+            hole(&mut m, Side::Black);
+        }
+        assert_eq!(stake(&m, Side::Black), 3);
+        // Both interrupted: double if the loser has fewer than 6 holes, simple otherwise.
+        hole(&mut m, Side::White);
+        assert_eq!(m.holes, [4, 12]);
+        assert_eq!(stake(&m, Side::Black), 2);
+        hole(&mut m, Side::White);
+        assert_eq!(stake(&m, Side::Black), 1);
     }
 
     #[test]

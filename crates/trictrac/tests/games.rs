@@ -21,6 +21,7 @@ fn options(ecoles: bool, a_ecrire: bool) -> Options {
         } else {
             Partie::Ordinaire
         },
+        stakes: true,
     }
 }
 
@@ -193,6 +194,14 @@ fn a_game_finishes_and_replays() {
         Actor::Nobody,
         "a partie ordinaire ends at 12 holes"
     );
+    // With the stakes option the win is worth Guiton's multiplier.
+    match g.outcome().unwrap() {
+        tablier_core::Outcome::Win { winner, points } => {
+            assert!(g.marker().holes(winner) >= 12);
+            assert_eq!(points, tablier_trictrac::marker::stake(g.marker(), winner));
+        }
+        tablier_core::Outcome::Draw => panic!("a partie ordinaire has a winner"),
+    }
     let record = g.record();
     let replayed = Trictrac::replay(&record).unwrap();
     assert!(replayed == g);

@@ -27,6 +27,7 @@ fn game(pos: &str, marker: Marker, roller: Side, marking: Marking) -> Trictrac {
         Options {
             marking,
             partie: Partie::Ordinaire,
+            stakes: false,
         },
         Board::parse(pos).unwrap(),
         marker,

@@ -50,7 +50,7 @@
 //! `{"by":"chance"|"white"|"black","action":"<notation>","points":[w,b],"holes":[w,b]}` with
 //! the marker after the action. [`Trictrac::replay`] re-applies every action and checks the
 //! marker. Action notation: `W5 B3` (primauté: White's die, Black's die), `6-5` (roll),
-//! plays as in [`crate::plays`], `go`, `stay`, `mark 4`, `claim`.
+//! plays as in [`crate::plays`], `go`, `stay`, `mark 4`, `claim`, `decline`.
 
 use crate::board::Board;
 use crate::marker::{marque_value, Marker};

@@ -303,3 +303,13 @@ proptest! {
         prop_assert_eq!(b.off(Side::White), 15 - n[0]);
     }
 }
+
+#[test]
+fn random_ecoles_games_make_claim_and_decline_ecoles() {
+    let g = random_game(3, true, false, 20_000);
+    let record = g.record();
+    for action in ["\"claim\"", "\"decline\"", "\"go\"", "\"stay\""] {
+        assert!(record.contains(action), "{action} never played");
+    }
+    assert!(Trictrac::replay(&record).unwrap() == g);
+}

@@ -71,6 +71,14 @@
 //!   after two (n°226, A11), and the outcome is the difference of the marqués' values
 //!   (postillons and queue, n°227–237, are not computed);
 //! * écoles: see [`game`] for the simplified timing we implement.
+//!
+//! # Where the book's examples and the rules disagree
+//! The tests follow the rules and say why (TEST_VECTORS.md §9): n°55 (fig. 8, 5-5 does fill
+//! with the talon's surplus), n°78 (fig. 13, 4-4 conserves by 8→12→16), the first entry of
+//! n°412 (1-1 conserves), the "conserver deux fois" totals of n°378, n°379 and n°415 (the
+//! book chose its first plays by placement advice, we maximise), and n°199 (with fig. 21 as
+//! transcribed, 6-6 can also be played 1-7,4-10; the par-puissance play is refused as the
+//! book says).
 #![forbid(unsafe_code)]
 
 pub mod board;

@@ -732,6 +732,10 @@ impl tablier_core::Game for Match {
         }
     }
 
+    fn chance_action(&self, mut dice: &mut dyn Dice) -> Option<Action> {
+        self.roll_chance(&mut dice)
+    }
+
     fn view(&self) -> MatchView {
         let white_view = if self.turn == Side::White {
             self.position

@@ -16,6 +16,12 @@ pub trait Dice {
     }
 }
 
+impl<D: Dice + ?Sized> Dice for &mut D {
+    fn roll(&mut self) -> u8 {
+        (**self).roll()
+    }
+}
+
 /// Dice drawn from a ChaCha20 stream keyed by a 32-byte seed.
 ///
 /// The seed's SHA-256 ([`SeededDice::commitment`]) can be published before a game and the seed

@@ -1,6 +1,6 @@
 //! The [`Game`] trait: one shape for every game, modelled on OpenSpiel's state interface.
 
-use crate::Side;
+use crate::{Dice, Side};
 use serde::{Deserialize, Serialize};
 
 /// Who must act next.
@@ -93,4 +93,11 @@ pub trait Game: Clone {
 
     /// The serialisable view of the state and its legal actions.
     fn view(&self) -> Self::View;
+
+    /// The chance action the state waits for (dice to roll), drawn from `dice`; `None` when
+    /// the actor is not [`Actor::Chance`]. Games without chance keep this default.
+    fn chance_action(&self, dice: &mut dyn Dice) -> Option<Self::Action> {
+        let _ = dice;
+        None
+    }
 }

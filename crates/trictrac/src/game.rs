@@ -877,6 +877,10 @@ impl tablier_core::Game for Trictrac {
         }
     }
 
+    fn chance_action(&self, mut dice: &mut dyn Dice) -> Option<Action> {
+        Trictrac::chance_action(self, &mut dice)
+    }
+
     fn view(&self) -> TrictracView {
         TrictracView {
             position: self.board.to_string(),

@@ -69,6 +69,9 @@ pub enum DrawReason {
     KingMoves,
     /// An endgame count ran out (16- or 5-move rule, FMJD-64 endgame rules).
     Endgame,
+    /// The old French rule (seed 000): one king against three pieces or fewer with a king, and
+    /// the stronger side did not win at once (see [`crate::french`]).
+    OldFrenchRule,
 }
 
 /// How a game ended.
@@ -263,6 +266,8 @@ impl<G: Geometry> Game<G> {
             DrawRules::Fmjd => 50,
             DrawRules::Brazilian => 40,
             DrawRules::English => 80,
+            // The old French rules have no such count (see crate::french).
+            DrawRules::FrenchOld => u32::MAX,
         };
         if c.reversible >= king_limit {
             return Some(Ending::Draw(DrawReason::KingMoves));
@@ -292,7 +297,7 @@ impl<G: Geometry> Game<G> {
 /// The endgame class of a position under its variant's rules.
 fn classify<G: Geometry>(p: &Position<G>) -> Option<Class> {
     let draw = p.variant().draw;
-    if draw == DrawRules::English {
+    if matches!(draw, DrawRules::English | DrawRules::FrenchOld) {
         return None;
     }
     for strong in Side::ALL {
@@ -323,7 +328,7 @@ fn classify<G: Geometry>(p: &Position<G>) -> Option<Class> {
                     None
                 }
             }
-            DrawRules::English => None,
+            DrawRules::English | DrawRules::FrenchOld => None,
         };
     }
     None

@@ -16,6 +16,7 @@
 
 pub mod bits;
 pub mod fen;
+pub mod french;
 pub mod game;
 pub mod geometry;
 pub mod notation;
@@ -29,7 +30,7 @@ pub use geometry::{Dir, Geometry, G10, G12, G8};
 pub use position::{Move, Piece, Position, PositionError};
 pub use variant::{
     BoardSize, CaptureRule, DrawRules, Promotion, Variant, BRAZILIAN, CANADIAN, ENGLISH,
-    INTERNATIONAL, VARIANTS,
+    FRENCH_OLD, INTERNATIONAL, VARIANTS,
 };
 
 /// Runs `$body` with `$g` bound to the [`Geometry`] type of a [`BoardSize`] value: the bridge

@@ -335,14 +335,60 @@ impl<G: Geometry> Position<G> {
 
     /// Writes the legal moves into `out` (cleared first). This is the generator; it reuses the
     /// caller's buffer so that search and perft allocate nothing per node.
+    ///
+    /// Under [`CaptureRule::Huffing`] (the old French rules) capture is not compulsory: the list
+    /// holds every quiet move and every capture, including a capture stopped on any square
+    /// where the piece lands after taking at least one piece; [`Position::proper_moves`] gives
+    /// the moves that take every capture at its maximum.
     pub fn generate(&self, out: &mut Vec<Move<G>>) {
         out.clear();
-        self.generate_captures(out);
-        if out.is_empty() {
-            self.generate_quiet(out);
-        } else if out.len() > 1 {
-            dedup_captures(out);
+        match self.variant.capture {
+            CaptureRule::Huffing => {
+                self.generate_captures(out, false, true);
+                if out.len() > 1 {
+                    dedup_captures(out);
+                }
+                self.generate_quiet(out);
+            }
+            rule => {
+                self.generate_captures(out, rule == CaptureRule::Majority, false);
+                if out.is_empty() {
+                    self.generate_quiet(out);
+                } else if out.len() > 1 {
+                    dedup_captures(out);
+                }
+            }
         }
+    }
+
+    /// The moves that take every capture at its maximum (the majority rule: if any capture
+    /// is possible, only the captures taking the most pieces, a king counting as one; else
+    /// the quiet moves). For every variant but [`CaptureRule::Free`] ones this is the list
+    /// the international rules would allow with this variant's movement; under
+    /// [`CaptureRule::Huffing`] it is the set of moves that no opponent can huff.
+    #[must_use]
+    pub fn proper_moves(&self) -> Vec<Move<G>> {
+        let mut out = Vec::with_capacity(64);
+        let majority = self.variant.capture != CaptureRule::Free;
+        self.generate_captures(&mut out, majority, false);
+        if out.is_empty() {
+            self.generate_quiet(&mut out);
+        } else if out.len() > 1 {
+            dedup_captures(&mut out);
+        }
+        out
+    }
+
+    /// The captures taking the most pieces (a king counts as one), whatever the variant's
+    /// capture rule; empty when nothing can be taken.
+    #[must_use]
+    pub fn largest_captures(&self) -> Vec<Move<G>> {
+        let mut out = Vec::with_capacity(16);
+        self.generate_captures(&mut out, true, false);
+        if out.len() > 1 {
+            dedup_captures(&mut out);
+        }
+        out
     }
 
     fn forward_dirs(&self) -> &'static [Dir] {
@@ -392,7 +438,7 @@ impl<G: Geometry> Position<G> {
         }
     }
 
-    fn generate_captures(&self, out: &mut Vec<Move<G>>) {
+    fn generate_captures(&self, out: &mut Vec<Move<G>>, majority: bool, every: bool) {
         let me = self.pieces[self.side.index()];
         let opp = self.pieces[self.side.opposite().index()];
         let occupied = self.occupied();
@@ -409,7 +455,8 @@ impl<G: Geometry> Position<G> {
             empty,
             from: 0,
             best: 0,
-            majority: self.variant.capture == CaptureRule::Majority,
+            majority,
+            every,
             stop_row: G::B::ZERO,
             out,
         };
@@ -616,6 +663,9 @@ struct Captures<'a, G: Geometry> {
     from: u8,
     best: u32,
     majority: bool,
+    /// Record every landing square after a capture, also where the piece could go on taking
+    /// (the old French rules, where a capture may be left unfinished).
+    every: bool,
     /// Landing here ends a man's capture (English: crowned on the far row).
     stop_row: G::B,
     out: &'a mut Vec<Move<G>>,
@@ -657,7 +707,8 @@ impl<G: Geometry> Captures<'_, G> {
             found = true;
             let cap = captured | victim;
             let stops = !(land & self.stop_row).is_empty();
-            if stops || !self.short(land, cap, n + 1, dirs) {
+            let further = !stops && self.short(land, cap, n + 1, dirs);
+            if !further || self.every {
                 self.record(land, cap, n + 1);
             }
         }
@@ -706,7 +757,7 @@ impl<G: Geometry> Captures<'_, G> {
                 }
                 land = next;
             }
-            if !extended {
+            if !extended || self.every {
                 let mut land = first;
                 while !land.is_empty() {
                     self.record(land, cap, n + 1);

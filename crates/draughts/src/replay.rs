@@ -58,7 +58,8 @@ fn players(g: &PdnGame) -> String {
 }
 
 /// Replays the main line of `g` (game number `index` of its file). The variant comes from the
-/// `GameType` tag, else `default`.
+/// `GameType` tag, else `default`. Games of the old French rules (`GameType` 42) are replayed
+/// with [`crate::french::replay_pdn`]; they are never guessed for a game without `GameType`.
 ///
 /// # Errors
 /// [`ReplayError`] for an unknown game type, a bad FEN, or an illegal, ambiguous or unknown
@@ -76,6 +77,7 @@ pub fn replay(
     let variant = match g.tag("GameType") {
         Some(t) => Variant::by_pdn_game_type(t)
             .ok_or_else(|| err(format!("GameType {t:?} is not a variant tablier plays")))?,
+        None if crate::french::is_french(default) => return replay_french(g).map_err(err),
         None => {
             // Without a GameType, files in the wild hold 8x8 games as often as 10x10 ones:
             // the default variant first, then each other variant; the default's error if
@@ -84,7 +86,12 @@ pub fn replay(
             if first.is_ok() {
                 return first.map_err(err);
             }
-            for v in crate::VARIANTS.iter().copied().filter(|v| *v != default) {
+            // The old French rules accept nearly any move: never guessed.
+            let others = crate::VARIANTS
+                .iter()
+                .copied()
+                .filter(|v| *v != default && !crate::french::is_french(v));
+            for v in others {
                 if let Ok(r) = with_board!(v.board, G => replay_on::<G>(g, v)) {
                     return Ok(r);
                 }
@@ -92,7 +99,27 @@ pub fn replay(
             return first.map_err(err);
         }
     };
+    if crate::french::is_french(variant) {
+        return replay_french(g).map_err(err);
+    }
     with_board!(variant.board, G => replay_on::<G>(g, variant).map_err(err))
+}
+
+/// A French record (huffs and forces as comments), replayed with [`crate::french`].
+fn replay_french(g: &PdnGame) -> Result<Replayed, String> {
+    let game = crate::french::replay_pdn(g)?;
+    let plies = game
+        .record()
+        .iter()
+        .filter(|(a, _)| matches!(a, crate::french::Action::Move(_)))
+        .count();
+    Ok(Replayed {
+        variant: crate::FRENCH_OLD.name,
+        plies,
+        final_fen: fen::write(game.position()),
+        played_past_end: false,
+        ending: game.ending(),
+    })
 }
 
 fn square<G: Geometry>(s: PdnSquare) -> Result<u32, String> {

@@ -42,6 +42,11 @@ pub enum CaptureRule {
     /// Capturing is compulsory, any capture may be chosen, and a started sequence must be
     /// completed (English checkers).
     Free,
+    /// Capturing is not compulsory by legality (the old French rules, seed 000): any quiet move
+    /// and any capture, also one stopped before its end, is a legal move; the opponent enforces
+    /// the capture by huffing (*souffler*), see [`crate::french`]. A king counts as one piece
+    /// when the strongest side is measured.
+    Huffing,
 }
 
 /// When a man becomes a king.
@@ -65,6 +70,10 @@ pub enum DrawRules {
     Brazilian,
     /// English checkers: threefold repetition and the 40-move rule.
     English,
+    /// The old French draw rule (seed 000): one king against three pieces or fewer with a king
+    /// is drawn unless the stronger side wins at once; and threefold repetition (a tablier
+    /// addition). See [`crate::french`].
+    FrenchOld,
 }
 
 /// A draughts variant: board, men, kings, capture and draw rules, and its record conventions.
@@ -163,8 +172,34 @@ pub static ENGLISH: Variant = Variant {
     source: "seed 002 (\"Checkers\": short king); English Draughts Association rules",
 };
 
+/// Draughts on 10x10 under the old French rules, before *souffler* was abolished in 1912
+/// (seed 000; seed 002: "La règle « souffler n'est pas jouer » a été abolie en 1912").
+///
+/// Seed 000 does not restate how pieces move; tablier takes the 10x10 movement of seeds 002
+/// and 003, which seed 000 agrees with where it speaks: men capture backwards ("Le pion ou la
+/// dame qui prend peut passer plusieurs fois sur la même case vide" — a man can only come back
+/// to a square if it captures backwards), kings fly (the draw of three kings against one
+/// king only makes sense with flying kings), and a man is crowned only where its move ends.
+/// The PDN `GameType` is tablier's own choice: `42` (a number PDN 3.0 reserves and no program
+/// uses), written in full as `42,W,10,10,N2,0`.
+pub static FRENCH_OLD: Variant = Variant {
+    name: "french-old",
+    title: "Old French rules (10x10, souffler)",
+    board: BoardSize::Ten,
+    rows_of_men: 4,
+    first: Side::White,
+    men_capture_backward: true,
+    flying_kings: true,
+    capture: CaptureRule::Huffing,
+    promotion: Promotion::EndOfMove,
+    draw: DrawRules::FrenchOld,
+    pdn_game_type: "42",
+    source: "seed 000 (old French rules: souffler, côté le plus fort, fausse marche, draw \
+             rule); movement from seeds 002 and 003",
+};
+
 /// Every variant, for lookups by name.
-pub static VARIANTS: [&Variant; 4] = [&INTERNATIONAL, &BRAZILIAN, &CANADIAN, &ENGLISH];
+pub static VARIANTS: [&Variant; 5] = [&INTERNATIONAL, &BRAZILIAN, &CANADIAN, &ENGLISH, &FRENCH_OLD];
 
 impl Variant {
     /// The variant called `name` (case-insensitive; a few aliases are accepted).
@@ -175,6 +210,7 @@ impl Variant {
             "standard" | "fmjd" | "10x10" => "international",
             "checkers" | "american" | "english-checkers" => "english",
             "12x12" => "canadian",
+            "french" | "souffler" | "old-french" | "french_old" => "french-old",
             other => other,
         };
         VARIANTS.iter().copied().find(|v| v.name == n)

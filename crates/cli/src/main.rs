@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 mod backgammon_cmd;
 mod draughts_cmd;
+mod serve_cmd;
 mod trictrac_cmd;
 
 #[derive(Parser)]
@@ -20,6 +21,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the games on the web (http://127.0.0.1:8080) with an embedded SQLite database.
+    Serve(serve_cmd::ServeArgs),
+    /// Check a finished game's record: the dice seed against its commitment, every roll, every
+    /// action.
+    Verify {
+        /// The record (JSON, as `GET /api/games/{id}/record` gives it).
+        record: std::path::PathBuf,
+    },
     /// Count the leaves of the legal-move tree (draughts), with nodes per second.
     Perft(draughts_cmd::PerftArgs),
     /// Draughts tools: legal moves, replaying game records.
@@ -51,6 +60,8 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve(args) => serve_cmd::serve(&args),
+        Command::Verify { record } => serve_cmd::verify(&record),
         Command::Perft(args) => draughts_cmd::perft(&args),
         Command::Draughts(cmd) => draughts_cmd::run(cmd),
         Command::Backgammon(cmd) => backgammon_cmd::run(cmd),

@@ -1,0 +1,81 @@
+//! The simple engine players that hold the seats until the strong engines land: a level picks
+//! how far they look. Level 0 plays at random; level 1 takes the action that looks best at
+//! once (for dice games, before the next roll); levels 2 and up search that many plies with
+//! alpha-beta where no dice intervene (draughts). A little noise keeps games varied.
+
+use rand::Rng;
+use tablier_core::{Actor, Side};
+
+use crate::table::Table;
+
+/// The highest level offered.
+pub const MAX_LEVEL: u8 = 4;
+
+/// The action an engine at `level` chooses for `side`, or `None` if it has nothing to do.
+pub fn choose(table: &dyn Table, side: Side, level: u8, rng: &mut impl Rng) -> Option<String> {
+    if table.actor() != Actor::Player(side) {
+        return None;
+    }
+    let legal = table.legal();
+    if legal.is_empty() {
+        return None;
+    }
+    if level == 0 || legal.len() == 1 {
+        return Some(legal[rng.gen_range(0..legal.len())].clone());
+    }
+    let depth = u32::from(level.min(MAX_LEVEL));
+    let mut best: Option<(f64, &String)> = None;
+    for text in &legal {
+        // Resigning is never the simple engine's idea.
+        if text.starts_with("resign") {
+            continue;
+        }
+        let mut t = table.boxed_clone();
+        if t.apply(text).is_err() {
+            continue;
+        }
+        let v = search(t.as_ref(), side, depth - 1, f64::NEG_INFINITY, f64::INFINITY)
+            + rng.gen_range(0.0..0.01);
+        if best.is_none_or(|(b, _)| v > b) {
+            best = Some((v, text));
+        }
+    }
+    best.map(|(_, t)| t.clone())
+        .or_else(|| Some(legal[rng.gen_range(0..legal.len())].clone()))
+}
+
+/// Alpha-beta over the players' actions while no chance intervenes; the heuristic elsewhere.
+fn search(t: &dyn Table, me: Side, depth: u32, mut alpha: f64, mut beta: f64) -> f64 {
+    let who = match t.actor() {
+        Actor::Player(s) if depth > 0 => s,
+        _ => return t.heuristic(me),
+    };
+    let legal = t.legal();
+    if legal.is_empty() || legal.len() > 60 {
+        return t.heuristic(me);
+    }
+    let maximise = who == me;
+    let mut best = if maximise {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    };
+    for text in &legal {
+        let mut c = t.boxed_clone();
+        if c.apply(text).is_err() {
+            continue;
+        }
+        let v = search(c.as_ref(), me, depth - 1, alpha, beta);
+        if maximise {
+            best = best.max(v);
+            alpha = alpha.max(v);
+        } else {
+            best = best.min(v);
+            beta = beta.min(v);
+        }
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}

@@ -1,0 +1,267 @@
+//! Every game behind one object-safe face: the server knows no rule, only the [`Game`] trait,
+//! with actions exchanged in each game's own notation.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tablier_core::{Actor, Dice, Game, Outcome, Side};
+
+/// The three families of games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// Draughts, every variant.
+    Draughts,
+    /// Backgammon: money games and matches.
+    Backgammon,
+    /// Grand trictrac.
+    Trictrac,
+}
+
+/// What a new game is: its family, variant and options, as a client asks for it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSpec {
+    /// The family.
+    pub family: Family,
+    /// The draughts variant (`international`, `brazilian`, `canadian`, `english`, ...).
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// Backgammon: points to win the match (0 or absent: a money game).
+    #[serde(default)]
+    pub match_length: Option<u32>,
+    /// Backgammon money games: the Jacoby rule (default on).
+    #[serde(default)]
+    pub jacoby: Option<bool>,
+    /// Backgammon money games: beavers (default off).
+    #[serde(default)]
+    pub beavers: Option<bool>,
+    /// Backgammon: the cube is used (default on).
+    #[serde(default)]
+    pub cube: Option<bool>,
+    /// Trictrac: players mark their own points and claim écoles (default off: automatic).
+    #[serde(default)]
+    pub ecoles: Option<bool>,
+}
+
+/// A game seen by the server: actions in and out as text.
+pub trait Table: Send + Sync {
+    /// Who acts now.
+    fn actor(&self) -> Actor;
+    /// The legal actions of the actor, in notation.
+    fn legal(&self) -> Vec<String>;
+    /// Reads and applies an action; returns it as the game writes it.
+    ///
+    /// # Errors
+    /// Why the text is not a legal action now; the game is then unchanged.
+    fn apply(&mut self, text: &str) -> Result<String, String>;
+    /// The chance action due now, drawn from `dice`, in notation (not applied).
+    fn chance(&self, dice: &mut dyn Dice) -> Option<String>;
+    /// The result once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The game's own serialisable view (position, legal actions with their paths).
+    fn view(&self) -> Value;
+    /// A copy, to try an action on.
+    fn boxed_clone(&self) -> Box<dyn Table>;
+    /// A rough value of the position for `side` (higher is better): the simple engine's guide.
+    fn heuristic(&self, side: Side) -> f64;
+    /// The game in its family's file format: (MIME type, file name extension, text).
+    fn export(&self) -> (&'static str, &'static str, String);
+}
+
+/// A game written in its family's record format.
+pub trait Export {
+    /// (MIME type, extension, text).
+    fn export(&self) -> (&'static str, &'static str, String);
+}
+
+impl<G: tablier_draughts::Geometry> Export for tablier_draughts::game::Game<G> {
+    fn export(&self) -> (&'static str, &'static str, String) {
+        let pdn = tablier_draughts::replay::to_pdn(self, &[("Event", "tablier")]);
+        ("application/x-pdn", "pdn", tablier_draughts::pdn::write_pdn(&pdn))
+    }
+}
+
+impl Export for tablier_backgammon::game::Match {
+    fn export(&self) -> (&'static str, &'static str, String) {
+        // The match file is written from the server's log (see `export.rs`); here the
+        // position alone, as a GNUbgID.
+        (
+            "text/plain",
+            "txt",
+            tablier_backgammon::record::gnubg_id(self),
+        )
+    }
+}
+
+impl Export for tablier_trictrac::game::Trictrac {
+    fn export(&self) -> (&'static str, &'static str, String) {
+        ("application/x-ndjson", "jsonl", self.record())
+    }
+}
+
+/// A rough evaluation, for the simple engine players that stand in until the strong engines.
+pub trait Evaluate {
+    /// Higher is better for `side`.
+    fn evaluate(&self, side: Side) -> f64;
+}
+
+impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::game::Game<G> {
+    fn evaluate(&self, side: Side) -> f64 {
+        match self.outcome() {
+            Some(Outcome::Win { winner, .. }) => return if winner == side { 1e6 } else { -1e6 },
+            Some(Outcome::Draw) => return 0.0,
+            None => {}
+        }
+        self.position()
+            .pieces()
+            .into_iter()
+            .map(|(_, p)| {
+                let v = if p.king { 3.0 } else { 1.0 };
+                if p.side == side {
+                    v
+                } else {
+                    -v
+                }
+            })
+            .sum()
+    }
+}
+
+impl Evaluate for tablier_backgammon::game::Match {
+    fn evaluate(&self, side: Side) -> f64 {
+        let score = self.score();
+        let mut v = 50.0 * (f64::from(score[side.index()]) - f64::from(score[side.opposite().index()]));
+        let p = if self.turn() == side {
+            self.position()
+        } else {
+            self.position().flip()
+        };
+        let (mine, theirs) = p.pip_count();
+        v += (f64::from(theirs) - f64::from(mine)) / 4.0;
+        // Blots within reach of the opponent are a risk, made points a strength.
+        for point in 1..=24 {
+            match p.raw(point) {
+                1 => v -= 1.0 + f64::from(25 - point as u8) / 24.0,
+                n if n >= 2 => v += if point <= 6 { 1.5 } else { 0.5 },
+                _ => {}
+            }
+        }
+        v
+    }
+}
+
+impl Evaluate for tablier_trictrac::game::Trictrac {
+    fn evaluate(&self, side: Side) -> f64 {
+        let m = self.marker();
+        let value = |s: Side| f64::from(m.holes(s)) * 12.0 + f64::from(m.points(s));
+        value(side) - value(side.opposite())
+    }
+}
+
+struct GameTable<G>(G);
+
+impl<G> Table for GameTable<G>
+where
+    G: Game + Evaluate + Export + Send + Sync + 'static,
+{
+    fn heuristic(&self, side: Side) -> f64 {
+        self.0.evaluate(side)
+    }
+
+    fn export(&self) -> (&'static str, &'static str, String) {
+        self.0.export()
+    }
+
+    fn actor(&self) -> Actor {
+        self.0.actor()
+    }
+
+    fn legal(&self) -> Vec<String> {
+        self.0
+            .legal_actions()
+            .iter()
+            .map(|a| self.0.format_action(a))
+            .collect()
+    }
+
+    fn apply(&mut self, text: &str) -> Result<String, String> {
+        let action = self.0.parse_action(text).map_err(|e| e.reason)?;
+        let written = self.0.format_action(&action);
+        self.0.apply(&action).map_err(|e| e.reason)?;
+        Ok(written)
+    }
+
+    fn chance(&self, dice: &mut dyn Dice) -> Option<String> {
+        self.0
+            .chance_action(dice)
+            .map(|a| self.0.format_action(&a))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    fn view(&self) -> Value {
+        serde_json::to_value(self.0.view()).unwrap_or(Value::Null)
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Table> {
+        Box::new(GameTable(self.0.clone()))
+    }
+}
+
+/// The draughts variants the server offers.
+pub const DRAUGHTS_VARIANTS: [&str; 4] = ["international", "brazilian", "canadian", "english"];
+
+/// A new game of `spec`, at its start.
+///
+/// # Errors
+/// A reason when the spec names no game tablier plays.
+pub fn new_table(spec: &GameSpec) -> Result<Box<dyn Table>, String> {
+    match spec.family {
+        Family::Draughts => {
+            let name = spec.variant.as_deref().unwrap_or("international");
+            let v = tablier_draughts::Variant::by_name(name)
+                .filter(|v| DRAUGHTS_VARIANTS.contains(&v.name))
+                .ok_or_else(|| {
+                    format!(
+                        "unknown draughts variant {name:?} (one of {})",
+                        DRAUGHTS_VARIANTS.join(", ")
+                    )
+                })?;
+            let table: Box<dyn Table> = tablier_draughts::with_board!(v.board, G => Box::new(
+                GameTable(tablier_draughts::game::Game::<G>::start(v).map_err(|e| e.to_string())?)
+            ));
+            Ok(table)
+        }
+        Family::Backgammon => {
+            use tablier_backgammon::game::{Match, Options};
+            let length = spec.match_length.unwrap_or(0);
+            if length > 64 {
+                return Err("a match is at most 64 points".into());
+            }
+            let mut o = if length == 0 {
+                Options::money()
+            } else {
+                Options::match_to(length)
+            };
+            if length == 0 {
+                o.jacoby = spec.jacoby.unwrap_or(true);
+                o.beavers = spec.beavers.unwrap_or(false);
+            }
+            o.cube = spec.cube.unwrap_or(true);
+            Ok(Box::new(GameTable(Match::new(o))))
+        }
+        Family::Trictrac => {
+            use tablier_trictrac::game::{Marking, Options, Trictrac};
+            let options = Options {
+                marking: if spec.ecoles.unwrap_or(false) {
+                    Marking::Ecoles
+                } else {
+                    Marking::Automatic
+                },
+                ..Options::default()
+            };
+            Ok(Box::new(GameTable(Trictrac::new(options))))
+        }
+    }
+}

@@ -53,7 +53,7 @@
 //! plays as in [`crate::plays`], `go`, `stay`, `mark 4`, `claim`, `decline`.
 
 use crate::board::Board;
-use crate::marker::{marque_value, Marker};
+use crate::marker::{marque_value, settle, Marker, Settlement};
 use crate::plays::{Play, Roll};
 use crate::scoring::{EventKind, JanContext, RollScore};
 use serde::{Deserialize, Serialize};
@@ -117,10 +117,26 @@ pub enum Action {
     Play(Play),
     /// Écoles mode: mark this many points.
     Mark(u32),
-    /// Écoles mode: take the opponent's oldest école.
+    /// Écoles mode: take the opponent's oldest école that can be claimed now, in full
+    /// (n°164, n°187).
     Claim,
-    /// Écoles mode: let the opponent's écoles go (no école d'école, n°182).
+    /// Écoles mode: let the opponent's écoles go (no école d'école, n°182); when he went
+    /// with a hole he did not have, let him go (n°180).
     Decline,
+    /// Écoles mode: put the opponent à l'école for this many points on one's own judgement
+    /// (*mettre à l'école*, n°164). Less than the école is taken as the whole école (n°187);
+    /// more than there is, or with no école at all, the claimant marks points he has not:
+    /// a *fausse école* (n°183) — or, against a right claim, an *augmentation d'école*
+    /// (n°194) — which the other may claim in turn.
+    Ecole(u32),
+    /// Écoles mode: erase the opponent's over-marking without taking it (n°187, n°177).
+    Erase,
+    /// Écoles mode: oblige the opponent to mark the points he omitted (n°185–186).
+    Oblige,
+    /// Écoles mode: *"je ne marque pas"* (n°176): instead of marking the points he wins, the
+    /// roller who believes his roll gives the opponent the hole warns that he does not mark;
+    /// the number is the points he believes he wins.
+    Warn(u32),
 }
 
 /// Where the game is in the turn.
@@ -138,12 +154,31 @@ pub enum Phase {
     MarkGains,
     /// The roller chooses to go or stay.
     Decide,
-    /// The roller plays.
+    /// Écoles: the roller went with a hole he had marked wrongly; his opponent may let him
+    /// go (n°180), or oblige him to stay, erasing or claiming the over-marking (n°170, n°173).
+    ContestGo,
+    /// The roller plays (his opponent plays for him after a contested go, n°170).
     Play,
     /// Écoles: the opponent marks the points the roll gave him.
     MarkGiven,
+    /// Écoles: before the opponent throws, the roller may answer his claims (fausse école,
+    /// augmentation d'école, n°183, n°194) and oblige him to mark points he omitted (n°185).
+    AfterGiven,
     /// The game is over.
     Over,
+}
+
+/// Which marking an école was made in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EcoleKind {
+    /// The roller marking (or warning about) his gains.
+    #[default]
+    Gains,
+    /// The opponent marking the points given to him.
+    Given,
+    /// A claim of more than there was: a fausse école (n°183) or an augmentation d'école
+    /// (n°194).
+    Claim,
 }
 
 /// A wrong marking that the other player may claim.
@@ -155,6 +190,18 @@ pub struct Ecole {
     pub points: u32,
     /// `true` for an école par trop (over-marking), `false` par moins.
     pub trop: bool,
+    /// The marking it was made in.
+    #[serde(default)]
+    pub kind: EcoleKind,
+    /// Consummated, so that it can be claimed now (n°167, n°197).
+    #[serde(default)]
+    pub open: bool,
+    /// The other player caused it by a wrong warning: he may erase it, not claim it (n°177).
+    #[serde(default)]
+    pub erase_only: bool,
+    /// For an école par trop: the marking in the turn's ledger to correct, and to what.
+    #[serde(skip)]
+    entry: Option<(usize, u32)>,
 }
 
 /// A finished marqué of the partie à écrire.
@@ -223,6 +270,23 @@ pub struct Trictrac {
     starter: Side,
     winner: Option<Outcome>,
     log: Vec<RecordLine>,
+    /// Écoles: the markings since `ledger_base`, replayed when an over-marking is corrected.
+    ledger: Vec<LedgerEntry>,
+    ledger_base: Marker,
+    /// Écoles: each player has made a claim his opponent has not yet had a window to answer.
+    claimed: [bool; 2],
+    /// Écoles: who warned "je ne marque pas" this turn (n°176).
+    warning: Option<Side>,
+    /// The roller's opponent plays the roll (a contested go, n°170).
+    forced: bool,
+}
+
+/// One marking of points: who, how many, and whether a warning interrupted his run first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LedgerEntry {
+    side: Side,
+    points: u32,
+    interrupt: bool,
 }
 
 impl PartialEq for Trictrac {
@@ -240,6 +304,11 @@ impl PartialEq for Trictrac {
             && self.refaits == other.refaits
             && self.winner == other.winner
             && self.log == other.log
+            && self.ledger == other.ledger
+            && self.ledger_base == other.ledger_base
+            && self.claimed == other.claimed
+            && self.warning == other.warning
+            && self.forced == other.forced
     }
 }
 
@@ -261,6 +330,11 @@ impl Trictrac {
             starter: Side::White,
             winner: None,
             log: Vec::new(),
+            ledger: Vec::new(),
+            ledger_base: Marker::new(),
+            claimed: [false; 2],
+            warning: None,
+            forced: false,
         }
     }
 
@@ -358,29 +432,78 @@ impl Trictrac {
         (0..=due + 12).step_by(2)
     }
 
+    /// The most points one may claim as an école on one's own judgement.
+    const MAX_ECOLE: u32 = 24;
+
     fn actor_side(&self) -> Option<Side> {
         match self.phase {
-            Phase::MarkGains | Phase::Decide | Phase::Play => Some(self.turn),
-            Phase::MarkGiven | Phase::ClaimWindow => Some(self.turn.opposite()),
+            Phase::MarkGains | Phase::Decide | Phase::AfterGiven => Some(self.turn),
+            Phase::Play if self.forced => Some(self.turn.opposite()),
+            Phase::Play => Some(self.turn),
+            Phase::MarkGiven | Phase::ClaimWindow | Phase::ContestGo => Some(self.turn.opposite()),
             _ => None,
         }
     }
 
-    /// Marks points and ends a partie ordinaire at 12 holes. Returns the holes made.
-    fn mark(&mut self, side: Side, k: u32) -> u32 {
-        let holes = self.marker.mark(side, k);
-        if self.options.partie == Partie::Ordinaire && self.marker.holes(side) >= 12 {
-            self.phase = Phase::Over;
-            self.winner = Some(Outcome::Win {
-                winner: side,
-                points: if self.options.stakes {
-                    crate::marker::stake(&self.marker, side)
-                } else {
-                    1
-                },
-            });
+    /// Marks points (through the turn's ledger, so that an over-marking can be corrected
+    /// later). A warning "je ne marque pas" by the other player counts as his marking when
+    /// this marking makes a hole: it interrupts this player's run (n°176). Returns the
+    /// ledger index and the holes made.
+    fn mark(&mut self, side: Side, k: u32) -> (usize, u32) {
+        if !self.ecoles.iter().any(|e| e.entry.is_some()) {
+            self.ledger.clear();
+            self.ledger_base = self.marker;
         }
-        holes
+        let mut probe = self.marker;
+        let interrupt = self.warning == Some(side.opposite())
+            && self.marker.points(side) > 0
+            && probe.mark(side, k) > 0;
+        if interrupt {
+            self.marker.bredouille[side.index()] = false;
+        }
+        let holes = self.marker.mark(side, k);
+        self.ledger.push(LedgerEntry {
+            side,
+            points: k,
+            interrupt,
+        });
+        (self.ledger.len() - 1, holes)
+    }
+
+    /// Corrects a marking of the ledger and recomputes the marker from the ledger's base.
+    fn correct(&mut self, entry: usize, points: u32) {
+        self.ledger[entry].points = points;
+        let mut m = self.ledger_base;
+        for e in &self.ledger {
+            if e.interrupt {
+                m.bredouille[e.side.index()] = false;
+            }
+            m.mark(e.side, e.points);
+        }
+        self.marker = m;
+    }
+
+    /// Ends a partie ordinaire at 12 holes — unless the holes rest on an over-marking the
+    /// opponent may still correct (n°197 last ¶: the error is recognised and play goes on).
+    fn check_over(&mut self) {
+        if self.phase == Phase::Over || self.options.partie != Partie::Ordinaire {
+            return;
+        }
+        for side in Side::ALL {
+            let disputed = self.ecoles.iter().any(|e| e.by == side && e.trop);
+            if self.marker.holes(side) >= 12 && !disputed {
+                self.phase = Phase::Over;
+                self.winner = Some(Outcome::Win {
+                    winner: side,
+                    points: if self.options.stakes {
+                        crate::marker::stake(&self.marker, side)
+                    } else {
+                        1
+                    },
+                });
+                return;
+            }
+        }
     }
 
     fn releve(&mut self, first: Side) {
@@ -389,6 +512,8 @@ impl Trictrac {
         self.turn = first;
         self.phase = Phase::Roll;
         self.score = None;
+        self.forced = false;
+        self.warning = None;
     }
 
     fn start_roll(&mut self, roll: Roll) {
@@ -414,12 +539,19 @@ impl Trictrac {
         self.score = Some(score);
         match self.options.marking {
             Marking::Automatic => {
-                let holes = self.mark(self.turn, gains);
+                let (_, holes) = self.mark(self.turn, gains);
                 self.after_gains(holes);
             }
             Marking::Ecoles => {
                 let roller = self.turn;
-                self.phase = if self.ecoles.iter().any(|e| e.by == roller) {
+                // An école made when marking given points is consummated by the throw
+                // (n°167); the opponent claims it before the roller marks (n°200).
+                for e in &mut self.ecoles {
+                    if e.by == roller && e.kind == EcoleKind::Given {
+                        e.open = true;
+                    }
+                }
+                self.phase = if self.open_ecole(roller).is_some() {
                     Phase::ClaimWindow
                 } else {
                     Phase::MarkGains
@@ -429,9 +561,6 @@ impl Trictrac {
     }
 
     fn after_gains(&mut self, holes: u32) {
-        if self.phase == Phase::Over {
-            return;
-        }
         self.phase = if holes > 0 {
             Phase::Decide
         } else {
@@ -439,11 +568,10 @@ impl Trictrac {
         };
     }
 
-    /// The end of the turn once the given points are marked.
+    /// The end of the turn once the given points are marked (and answered).
     fn end_turn(&mut self) {
-        if self.phase == Phase::Over {
-            return;
-        }
+        self.warning = None;
+        self.forced = false;
         if self.board.on_board(self.turn) == 0 {
             // Relevé after a complete sortie: points kept, he has the primauté (n°118), and by
             // the *jouer pour tout* convention (n°118, n°163, RULES.md A10) the throw that bore
@@ -465,7 +593,10 @@ impl Trictrac {
         let p = self.turn;
         self.marker.erase_points();
         // No école when one goes (n°169): the roll is not played.
-        self.ecoles.retain(|e| e.by != p);
+        self.ecoles.clear();
+        self.ledger.clear();
+        self.ledger_base = self.marker;
+        self.claimed = [false; 2];
         if let Partie::AEcrire { marques } = self.options.partie {
             let h = self.marker.holes;
             if h[0] >= 6 || h[1] >= 6 {
@@ -496,23 +627,14 @@ impl Trictrac {
                 });
                 self.refaits = 0;
                 if self.marques.len() as u32 >= marques {
-                    let mut net = [0i64; 2];
-                    for m in &self.marques {
-                        net[m.winner.index()] += m.value;
-                    }
+                    let s = self.settlement(0, 0).expect("a partie à écrire");
                     self.phase = Phase::Over;
-                    self.winner = Some(if net[0] == net[1] {
-                        Outcome::Draw
-                    } else {
-                        let w = if net[0] > net[1] {
-                            Side::White
-                        } else {
-                            Side::Black
-                        };
-                        Outcome::Win {
+                    self.winner = Some(match s.winner {
+                        None => Outcome::Draw,
+                        Some(w) => Outcome::Win {
                             winner: w,
-                            points: (net[0] - net[1]).unsigned_abs() as u32,
-                        }
+                            points: s.jetons,
+                        },
                     });
                     return;
                 }
@@ -526,12 +648,220 @@ impl Trictrac {
     fn new_marque(&mut self, first: Side) {
         self.marker = Marker::new();
         self.ecoles.clear();
+        self.ledger.clear();
+        self.ledger_base = self.marker;
         self.starter = first;
         self.releve(first);
     }
 
+    /// The settlement of a partie à écrire from its finished marqués (n°227–237), with
+    /// `jetons_par_marque` jetons put down per marqué lost (0: paper and pencil, n°233) and a
+    /// queue of `queue` fiches (n°229). `None` in a partie ordinaire. The game's outcome is
+    /// the paper settlement in jetons, postillons included.
+    #[must_use]
+    pub fn settlement(&self, jetons_par_marque: u32, queue: u32) -> Option<Settlement> {
+        let Partie::AEcrire { marques } = self.options.partie else {
+            return None;
+        };
+        let lost = |side: Side| -> Vec<i64> {
+            self.marques
+                .iter()
+                .filter(|m| m.winner != side)
+                .map(|m| m.value)
+                .collect()
+        };
+        let (w, b) = (lost(Side::White), lost(Side::Black));
+        Some(settle([&w, &b], marques, jetons_par_marque, queue))
+    }
+
+    /// The oldest école by `by` that can be claimed now.
+    /// When the roller went on a wrong marking, that over-marking of his gains (n°170).
+    fn open_ecole(&self, by: Side) -> Option<usize> {
+        if self.phase == Phase::ContestGo {
+            return self
+                .ecoles
+                .iter()
+                .position(|e| e.by == by && e.trop && e.kind == EcoleKind::Gains);
+        }
+        self.ecoles.iter().position(|e| e.by == by && e.open)
+    }
+
+    /// Whether `claimant` may claim (not merely erase) an école of the other now.
+    fn can_claim(&self, claimant: Side) -> bool {
+        self.open_ecole(claimant.opposite())
+            .is_some_and(|i| !self.ecoles[i].erase_only)
+    }
+
+    fn can_erase(&self, claimant: Side) -> bool {
+        self.open_ecole(claimant.opposite())
+            .is_some_and(|i| self.ecoles[i].trop)
+    }
+
+    /// The école par moins of the other that `claimant` may oblige him to mark: in
+    /// `MarkGiven`, the roller's consummated one (n°186); in `AfterGiven`, the points given
+    /// that the opponent omitted, before he throws (n°185).
+    fn obligeable(&self, claimant: Side) -> Option<usize> {
+        let by = claimant.opposite();
+        self.ecoles.iter().position(|e| {
+            e.by == by
+                && !e.trop
+                && match self.phase {
+                    Phase::MarkGiven => e.open && e.kind == EcoleKind::Gains,
+                    Phase::AfterGiven => !e.open && e.kind == EcoleKind::Given,
+                    _ => false,
+                }
+        })
+    }
+
+    /// The roller's own école par moins on his gains, still his to complete before he
+    /// touches a dame (n°167, n°191).
+    fn own_moins(&self) -> Option<usize> {
+        if self.forced {
+            return None;
+        }
+        let roller = self.turn;
+        self.ecoles
+            .iter()
+            .position(|e| e.by == roller && !e.trop && !e.open && e.kind == EcoleKind::Gains)
+    }
+
+    /// Whether `claimant` has a window to claim or answer: the other has an école open, or
+    /// made a claim `claimant` has not yet been able to answer (n°183, n°194).
+    fn may_answer(&self, claimant: Side) -> bool {
+        self.open_ecole(claimant.opposite()).is_some() || self.claimed[claimant.opposite().index()]
+    }
+
+    /// Claim actions of `claimant` in his window.
+    fn claim_actions(&self, claimant: Side, contest: bool) -> Vec<Action> {
+        let mut v = Vec::new();
+        if self.can_claim(claimant) {
+            v.push(Action::Claim);
+        }
+        if self.can_erase(claimant) {
+            v.push(Action::Erase);
+        }
+        if self.obligeable(claimant).is_some() {
+            v.push(Action::Oblige);
+        }
+        let erase_only = self
+            .open_ecole(claimant.opposite())
+            .is_some_and(|i| self.ecoles[i].erase_only);
+        if contest && !erase_only {
+            v.extend((2..=Self::MAX_ECOLE).step_by(2).map(Action::Ecole));
+        }
+        v
+    }
+
+    /// A claim of the other's oldest open école (`k == None`: in full) or of `k` points on
+    /// one's own judgement (n°164, n°183, n°187, n°194).
+    fn claim(&mut self, claimant: Side, k: Option<u32>) {
+        let by = claimant.opposite();
+        self.claimed[claimant.index()] = true;
+        let (due, marked) = match self.open_ecole(by) {
+            Some(i) => {
+                let e = self.ecoles.remove(i);
+                if let Some((entry, to)) = e.entry {
+                    // The over-marking is erased (n°187).
+                    self.correct(entry, to);
+                }
+                (e.points, k.map_or(e.points, |k| k.max(e.points)))
+            }
+            None => (0, k.unwrap_or(0)),
+        };
+        let (entry, _) = self.mark(claimant, marked);
+        if marked > due {
+            // More than the école, or no école at all: a fausse école (n°183), or against a
+            // right claim an augmentation d'école (n°194); the other may take it.
+            self.ecoles.push(Ecole {
+                by: claimant,
+                points: marked - due,
+                trop: true,
+                kind: EcoleKind::Claim,
+                open: true,
+                erase_only: false,
+                entry: Some((entry, due)),
+            });
+        }
+    }
+
+    /// Records the école of a marking of `marked` points when `due` were due.
+    fn record_ecole(
+        &mut self,
+        by: Side,
+        marked: u32,
+        due: u32,
+        kind: EcoleKind,
+        entry: Option<usize>,
+    ) {
+        if marked == due {
+            return;
+        }
+        let trop = marked > due;
+        self.ecoles.push(Ecole {
+            by,
+            points: marked.abs_diff(due),
+            trop,
+            kind,
+            // Par trop: made when the jeton is let go (n°167). Par moins on one's gains: when
+            // a dame is touched; on given points: when one throws.
+            open: trop && kind == EcoleKind::Gains,
+            // A player wrongly warned who marks a hole he has not may only have it erased
+            // (n°177).
+            erase_only: trop && kind == EcoleKind::Given && self.warning == Some(by.opposite()),
+            entry: if trop { entry.map(|i| (i, due)) } else { None },
+        });
+    }
+
+    /// Drops the écoles of `by` that could be claimed in the window now closing (n°167,
+    /// n°182), and `by`'s claims become unanswerable.
+    fn close_window(&mut self, by: Side) {
+        self.ecoles.retain(|e| !(e.by == by && e.open));
+        self.claimed[by.index()] = false;
+    }
+
+    /// Why `action` is refused now.
+    fn refusal(&self, action: &Action) -> IllegalAction {
+        let reason = match (self.phase, action) {
+            (Phase::Over, _) => "the game is over".to_string(),
+            (_, Action::Primaute { .. } | Action::Roll(_)) => {
+                "the dice are not to be thrown now".into()
+            }
+            (_, Action::Play(p)) if self.phase == Phase::Play => {
+                format!("{p} is not a legal play")
+            }
+            (_, Action::Play(_)) => "the roll is not to be played now".into(),
+            (_, Action::Mark(k) | Action::Warn(k) | Action::Ecole(k)) if k % 2 != 0 => {
+                "points are marked by twos (n°140)".into()
+            }
+            (Phase::MarkGains | Phase::MarkGiven, Action::Mark(k)) => {
+                format!("{k} points: one may not mark more than 12 beyond what the roll gives")
+            }
+            (Phase::Decide | Phase::Play, Action::Mark(_)) => {
+                "one may only complete a marking of fewer points than one wins, before touching a dame (n°167)".into()
+            }
+            (_, Action::Mark(_)) => "no points are to be marked now".into(),
+            (Phase::MarkGains, Action::Warn(_)) => {
+                "one warns about at least 2 and at most 12 points more than the roll gives".into()
+            }
+            (_, Action::Warn(_)) => {
+                "only the roller warns that he does not mark, instead of marking his gains (n°176)".into()
+            }
+            (_, Action::Go) => {
+                "one may go only just after marking a hole won by one's own roll (n°155)".into()
+            }
+            (_, Action::Stay) => "there is no choice to stay or go now".into(),
+            (_, Action::Claim) => "there is no école to claim now".into(),
+            (_, Action::Erase) => "there is no over-marking to erase now".into(),
+            (_, Action::Oblige) => {
+                "there are no omitted points to oblige the opponent to mark now (n°185–186)".into()
+            }
+            (_, Action::Ecole(_)) => "no école can be claimed now".into(),
+            (_, Action::Decline) => "there is nothing to let go now".into(),
+        };
+        IllegalAction::new(reason)
+    }
+
     fn apply_inner(&mut self, action: &Action) -> Result<(), IllegalAction> {
-        let wrong = || IllegalAction::new("that action is not possible now");
         match (self.phase, action) {
             (Phase::Primaute, Action::Primaute { white, black }) => {
                 if white == black || !(1..=6).contains(white) || !(1..=6).contains(black) {
@@ -546,102 +876,184 @@ impl Trictrac {
                 };
                 self.starter = self.turn;
                 self.start_roll(Roll::new(*white, *black));
+                self.check_over();
+                return Ok(());
             }
             (Phase::Roll, Action::Roll(r)) => {
-                self.start_roll(Roll::new(r.high, r.low));
-            }
-            (Phase::ClaimWindow, Action::Claim | Action::Decline) => {
-                let roller = self.turn;
-                let i = self
-                    .ecoles
-                    .iter()
-                    .position(|e| e.by == roller)
-                    .ok_or_else(wrong)?;
-                let e = self.ecoles.remove(i);
-                if *action == Action::Claim {
-                    self.mark(roller.opposite(), e.points);
-                } else {
-                    self.ecoles.retain(|e| e.by != roller);
+                if !(1..=6).contains(&r.high) || !(1..=6).contains(&r.low) {
+                    return Err(IllegalAction::new("dice show 1 to 6"));
                 }
-                if self.phase != Phase::Over && !self.ecoles.iter().any(|e| e.by == roller) {
+                self.start_roll(Roll::new(r.high, r.low));
+                self.check_over();
+                return Ok(());
+            }
+            _ => {}
+        }
+        if !tablier_core::Game::legal_actions(self).contains(action) {
+            return Err(self.refusal(action));
+        }
+        let roller = self.turn;
+        let other = roller.opposite();
+        match (self.phase, action) {
+            (Phase::ClaimWindow, Action::Decline) => {
+                self.close_window(roller);
+                self.phase = Phase::MarkGains;
+            }
+            (Phase::ClaimWindow, Action::Claim | Action::Ecole(_) | Action::Erase) => {
+                self.claim_or_erase(other, action);
+                if self.open_ecole(roller).is_none() {
+                    self.close_window(roller);
                     self.phase = Phase::MarkGains;
                 }
             }
-            (Phase::MarkGains, Action::Mark(k)) => {
+            (Phase::MarkGains, Action::Mark(k) | Action::Warn(k)) => {
+                self.close_window(other);
                 let due = self.gains_due();
-                if k % 2 != 0 || *k > due + 12 {
-                    return Err(IllegalAction::new("points are marked by twos"));
-                }
-                let credited = self.record_ecole(self.turn, *k, due);
-                let holes = self.mark(self.turn, credited);
+                let (entry, holes) = if let Action::Warn(_) = action {
+                    // The warning stands for the marking of the points he believes he wins
+                    // (n°176); nothing moves on the marker.
+                    self.warning = Some(roller);
+                    (None, 0)
+                } else {
+                    let (i, h) = self.mark(roller, *k);
+                    (Some(i), h)
+                };
+                self.record_ecole(roller, *k, due, EcoleKind::Gains, entry);
                 self.after_gains(holes);
             }
-            (Phase::Decide, Action::Go) => self.go(),
+            (Phase::MarkGains | Phase::MarkGiven | Phase::AfterGiven, _)
+                if matches!(
+                    action,
+                    Action::Claim | Action::Ecole(_) | Action::Erase | Action::Oblige
+                ) =>
+            {
+                let claimant = self.actor_side().expect("a player acts");
+                self.claim_or_erase(claimant, action);
+            }
+            (Phase::Decide | Phase::Play, Action::Mark(k)) => {
+                // Completing one's marking before touching a dame (n°167).
+                let i = self
+                    .own_moins()
+                    .expect("listed only with an école par moins");
+                self.ecoles[i].points -= k;
+                if self.ecoles[i].points == 0 {
+                    self.ecoles.remove(i);
+                }
+                let (_, holes) = self.mark(roller, *k);
+                if holes > 0 {
+                    self.phase = Phase::Decide;
+                }
+            }
+            (Phase::Decide, Action::Go) => {
+                let wrong = self
+                    .ecoles
+                    .iter()
+                    .any(|e| e.by == roller && e.trop && e.kind == EcoleKind::Gains);
+                if wrong {
+                    // Going on a wrong marking (n°170, n°173): the opponent decides.
+                    self.phase = Phase::ContestGo;
+                } else {
+                    self.go();
+                }
+            }
             (Phase::Decide, Action::Stay) => self.phase = Phase::Play,
+            (Phase::ContestGo, Action::Decline) => self.go(),
+            (Phase::ContestGo, _) => {
+                // He must stay: his marking is corrected, and his opponent plays the roll for
+                // him, to his disadvantage (n°170), marking the école if he wishes.
+                self.claim_or_erase(other, action);
+                self.forced = true;
+                self.phase = Phase::Play;
+            }
             (Phase::Play, Action::Play(play)) => {
-                let score = self.score.as_ref().ok_or_else(wrong)?;
+                let score = self.score.as_ref().expect("a roll");
                 let cand = score
                     .plays
                     .legal
                     .iter()
                     .find(|c| &c.play == play)
-                    .ok_or_else(|| IllegalAction::new(format!("{play} is not a legal play")))?;
+                    .expect("listed");
                 self.board = cand.end;
                 match self.options.marking {
                     Marking::Automatic => {
                         let given = self.given_due();
-                        self.mark(self.turn.opposite(), given);
+                        self.mark(other, given);
                         self.end_turn();
                     }
-                    Marking::Ecoles => self.phase = Phase::MarkGiven,
+                    Marking::Ecoles => {
+                        // An école par moins on one's gains is made when one touches a dame
+                        // (n°167); if there is no dame to play, it cannot be made (n°197).
+                        if *play != Play::Pass {
+                            for e in &mut self.ecoles {
+                                if e.by == roller && e.kind == EcoleKind::Gains {
+                                    e.open = true;
+                                }
+                            }
+                        }
+                        self.phase = Phase::MarkGiven;
+                    }
                 }
-            }
-            (Phase::MarkGiven, Action::Claim) => {
-                let claimant = self.turn.opposite();
-                let i = self
-                    .ecoles
-                    .iter()
-                    .position(|e| e.by != claimant)
-                    .ok_or_else(|| IllegalAction::new("there is no école to claim"))?;
-                let e = self.ecoles.remove(i);
-                self.mark(claimant, e.points);
             }
             (Phase::MarkGiven, Action::Mark(k)) => {
-                let o = self.turn.opposite();
-                let due = self.given_due();
-                if k % 2 != 0 || *k > due + 12 {
-                    return Err(IllegalAction::new("points are marked by twos"));
-                }
                 // Écoles of the roller not claimed now are lost (n°167, n°182).
-                self.ecoles.retain(|e| e.by == o);
-                let credited = self.record_ecole(o, *k, due);
-                self.mark(o, credited);
+                self.ecoles.retain(|e| e.by != roller);
+                self.claimed[roller.index()] = false;
+                let due = self.given_due();
+                let (entry, _) = self.mark(other, *k);
+                self.record_ecole(other, *k, due, EcoleKind::Given, Some(entry));
+                if self.may_answer(roller) || self.obligeable_after_given() {
+                    self.phase = Phase::AfterGiven;
+                } else {
+                    self.end_turn();
+                }
+            }
+            (Phase::AfterGiven, Action::Decline) => {
+                self.close_window(other);
                 self.end_turn();
             }
-            (Phase::Over, _) => return Err(IllegalAction::new("the game is over")),
-            _ => return Err(wrong()),
+            _ => return Err(self.refusal(action)),
         }
+        self.check_over();
         Ok(())
     }
 
-    /// Records an école when `marked` differs from `due`; returns the points credited.
-    fn record_ecole(&mut self, by: Side, marked: u32, due: u32) -> u32 {
-        if marked > due {
-            self.ecoles.push(Ecole {
-                by,
-                points: marked - due,
-                trop: true,
-            });
-            due
-        } else {
-            if marked < due {
-                self.ecoles.push(Ecole {
-                    by,
-                    points: due - marked,
-                    trop: false,
-                });
+    /// Whether the opponent omitted given points the roller may oblige him to mark.
+    /// The roller's completions of an under-marking before he touches a dame (n°167).
+    fn completions(&self) -> Vec<Action> {
+        self.own_moins()
+            .map(|i| {
+                (2..=self.ecoles[i].points)
+                    .step_by(2)
+                    .map(Action::Mark)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn obligeable_after_given(&self) -> bool {
+        let by = self.turn.opposite();
+        self.ecoles
+            .iter()
+            .any(|e| e.by == by && !e.trop && !e.open && e.kind == EcoleKind::Given)
+    }
+
+    fn claim_or_erase(&mut self, claimant: Side, action: &Action) {
+        match action {
+            Action::Claim => self.claim(claimant, None),
+            Action::Ecole(k) => self.claim(claimant, Some(*k)),
+            Action::Erase => {
+                let i = self.open_ecole(claimant.opposite()).expect("listed");
+                let e = self.ecoles.remove(i);
+                if let Some((entry, to)) = e.entry {
+                    self.correct(entry, to);
+                }
             }
-            marked
+            Action::Oblige => {
+                let i = self.obligeable(claimant).expect("listed");
+                let e = self.ecoles.remove(i);
+                self.mark(e.by, e.points);
+            }
+            _ => unreachable!("only claims"),
         }
     }
 
@@ -775,23 +1187,47 @@ impl tablier_core::Game for Trictrac {
                 .map(|(white, black)| Action::Primaute { white, black })
                 .collect(),
             Phase::Roll => Roll::all().into_iter().map(Action::Roll).collect(),
-            Phase::ClaimWindow => vec![Action::Claim, Action::Decline],
-            Phase::MarkGains => Self::mark_range(self.gains_due())
-                .map(Action::Mark)
-                .collect(),
-            Phase::Decide => vec![Action::Go, Action::Stay],
-            Phase::Play => self
-                .score
-                .as_ref()
-                .map(|s| s.plays.plays().into_iter().map(Action::Play).collect())
-                .unwrap_or_default(),
-            Phase::MarkGiven => {
-                let claimant = self.turn.opposite();
-                let mut v = Vec::new();
-                if self.ecoles.iter().any(|e| e.by != claimant) {
-                    v.push(Action::Claim);
+            Phase::ClaimWindow => {
+                let mut v = self.claim_actions(self.turn.opposite(), true);
+                v.push(Action::Decline);
+                v
+            }
+            Phase::MarkGains => {
+                let due = self.gains_due();
+                let mut v: Vec<Action> = Self::mark_range(due).map(Action::Mark).collect();
+                v.extend((2..=due + 12).step_by(2).map(Action::Warn));
+                if self.may_answer(self.turn) {
+                    v.extend(self.claim_actions(self.turn, true));
                 }
+                v
+            }
+            Phase::Decide => {
+                let mut v = vec![Action::Go, Action::Stay];
+                v.extend(self.completions());
+                v
+            }
+            Phase::ContestGo => {
+                let mut v = self.claim_actions(self.turn.opposite(), true);
+                v.push(Action::Decline);
+                v
+            }
+            Phase::Play => {
+                let mut v: Vec<Action> = self
+                    .score
+                    .as_ref()
+                    .map(|s| s.plays.plays().into_iter().map(Action::Play).collect())
+                    .unwrap_or_default();
+                v.extend(self.completions());
+                v
+            }
+            Phase::MarkGiven => {
+                let mut v = self.claim_actions(self.turn.opposite(), true);
                 v.extend(Self::mark_range(self.given_due()).map(Action::Mark));
+                v
+            }
+            Phase::AfterGiven => {
+                let mut v = self.claim_actions(self.turn, self.may_answer(self.turn));
+                v.push(Action::Decline);
                 v
             }
             Phase::Over => vec![],
@@ -831,6 +1267,10 @@ impl tablier_core::Game for Trictrac {
             Action::Mark(k) => format!("mark {k}"),
             Action::Claim => "claim".into(),
             Action::Decline => "decline".into(),
+            Action::Ecole(k) => format!("ecole {k}"),
+            Action::Erase => "erase".into(),
+            Action::Oblige => "oblige".into(),
+            Action::Warn(k) => format!("warn {k}"),
         }
     }
 
@@ -840,9 +1280,32 @@ impl tablier_core::Game for Trictrac {
             reason,
         };
         let t = text.trim();
-        let action = match self.phase {
-            Phase::Over => return Err(err("the game is over".into())),
-            Phase::Primaute => {
+        let number = |prefix: &str| {
+            t.strip_prefix(prefix)
+                .map(|k| k.trim().parse::<u32>().map_err(|e| err(e.to_string())))
+        };
+        let word = match t {
+            "go" => Some(Action::Go),
+            "stay" => Some(Action::Stay),
+            "claim" => Some(Action::Claim),
+            "decline" => Some(Action::Decline),
+            "erase" => Some(Action::Erase),
+            "oblige" => Some(Action::Oblige),
+            _ => None,
+        };
+        let word = match word {
+            Some(a) => Some(a),
+            None => match (number("mark "), number("ecole "), number("warn ")) {
+                (Some(k), _, _) => Some(Action::Mark(k?)),
+                (_, Some(k), _) => Some(Action::Ecole(k?)),
+                (_, _, Some(k)) => Some(Action::Warn(k?)),
+                _ => None,
+            },
+        };
+        let action = match (self.phase, word) {
+            (Phase::Over, _) => return Err(err("the game is over".into())),
+            (_, Some(a)) => a,
+            (Phase::Primaute, None) => {
                 let mut it = t.split_whitespace();
                 let (w, b) = (it.next(), it.next());
                 let die = |s: Option<&str>, c: char| {
@@ -854,21 +1317,15 @@ impl tablier_core::Game for Trictrac {
                     _ => return Err(err("expected the primauté throw like `W5 B3`".into())),
                 }
             }
-            Phase::Roll => Action::Roll(Roll::parse(t).map_err(|e| err(e.to_string()))?),
-            Phase::Play => {
+            (Phase::Roll, None) => Action::Roll(Roll::parse(t).map_err(|e| err(e.to_string()))?),
+            (Phase::Play, None) => {
                 let score = self.score.as_ref().ok_or_else(|| err("no roll".into()))?;
                 Action::Play(score.plays.find(t).map_err(err)?.play.clone())
             }
-            _ => match t {
-                "go" => Action::Go,
-                "stay" => Action::Stay,
-                "claim" => Action::Claim,
-                "decline" => Action::Decline,
-                _ => match t.strip_prefix("mark ").map(|k| k.trim().parse::<u32>()) {
-                    Some(Ok(k)) => Action::Mark(k),
-                    _ => return Err(err("expected go, stay, claim, decline or `mark N`".into())),
-                },
-            },
+            (_, None) => return Err(err(
+                "expected go, stay, claim, decline, erase, oblige, `mark N`, `ecole N` or `warn N`"
+                    .into(),
+            )),
         };
         if self.legal_actions().contains(&action) {
             Ok(action)

@@ -89,7 +89,7 @@ pub mod plays;
 pub mod scoring;
 
 pub use board::{Board, PositionError, Table};
-pub use game::{Action, Marking, Options, Partie, Phase, Trictrac};
+pub use game::{Action, Ecole, EcoleKind, Marking, Options, Partie, Phase, Trictrac};
 pub use marker::Marker;
 pub use plays::{Play, PlaySet, Roll, Step};
 pub use scoring::{Event, EventKind, JanContext, RollScore};

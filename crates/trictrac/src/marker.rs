@@ -165,6 +165,97 @@ pub fn marque_value(hw: u32, hl: u32, pavillon: bool, refaits: u32) -> i64 {
     }
 }
 
+/// The price of postillons (n°227): 28 jetons for the first, 8 for each further one.
+#[must_use]
+pub fn postillon_price(postillons: u32) -> i64 {
+    if postillons == 0 {
+        0
+    } else {
+        28 + 8 * (i64::from(postillons) - 1)
+    }
+}
+
+/// Jetons to fiches (n°222, n°230, n°233): "les dizaines sont des fiches, cinq unités valent
+/// une fiche" — ten jetons are a fiche, and a rest of five or more counts as one more fiche
+/// in favour of the winner.
+#[must_use]
+pub fn fiches(jetons: u32) -> u32 {
+    jetons / 10 + u32::from(jetons % 10 >= 5)
+}
+
+/// The final settlement of a partie à écrire (n°227–237).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settlement {
+    /// Marqués lost by White and by Black.
+    pub lost: [u32; 2],
+    /// Postillons of White and Black: marqués lost beyond half the agreed number (n°227).
+    pub postillons: [u32; 2],
+    /// What each player owes by paper and pencil (n°233): the values of the marqués he lost
+    /// and the price of his postillons.
+    pub owed: [i64; 2],
+    /// Jetons des marqués (n°227–228) moved from one player to the other: with `k` jetons
+    /// per marqué, the player who, before the postillons are paid, has the more jetons (owes
+    /// less) takes the `k` jetons the other put down for each marqué he lost; equal, each
+    /// keeps his own. Positive: White gains them; negative: Black does.
+    pub marque_jetons: i64,
+    /// The final winner (`None`: neither gains nor loses, n°236).
+    pub winner: Option<Side>,
+    /// The jetons the winner gains.
+    pub jetons: u32,
+    /// Those jetons in fiches ([`fiches`]) plus the queue (n°229) if there is a winner.
+    pub fiches: u32,
+}
+
+/// Settles a partie à écrire of `marques` marqués (n°227–237): `lost[i]` are the values of
+/// the marqués lost by White (`i = 0`) and by Black, `jetons_par_marque` the jetons each
+/// loser puts down per marqué lost (0: the paper-and-pencil method of n°233, else 1 or 2,
+/// n°227–228), `queue` the agreed stake in fiches of the final winner (n°229).
+///
+/// ```
+/// use tablier_core::Side;
+/// use tablier_trictrac::marker::settle;
+/// // n°235: one loses 19 and 69, the other 51, 14, 5 and 7 with a postillon (six marqués).
+/// let s = settle([&[19, 69], &[51, 14, 5, 7]], 6, 0, 0);
+/// assert_eq!((s.owed, s.winner, s.jetons, s.fiches), ([88, 105], Some(Side::White), 17, 2));
+/// ```
+#[must_use]
+pub fn settle(lost: [&[i64]; 2], marques: u32, jetons_par_marque: u32, queue: u32) -> Settlement {
+    let half = marques / 2;
+    let n = [lost[0].len() as u32, lost[1].len() as u32];
+    let postillons = [n[0].saturating_sub(half), n[1].saturating_sub(half)];
+    let sums = [lost[0].iter().sum::<i64>(), lost[1].iter().sum::<i64>()];
+    let owed = [
+        sums[0] + postillon_price(postillons[0]),
+        sums[1] + postillon_price(postillons[1]),
+    ];
+    let k = i64::from(jetons_par_marque);
+    let marque_jetons = match sums[0].cmp(&sums[1]) {
+        std::cmp::Ordering::Less => k * i64::from(n[1]),
+        std::cmp::Ordering::Greater => -k * i64::from(n[0]),
+        std::cmp::Ordering::Equal => 0,
+    };
+    let white_gain = owed[1] - owed[0] + marque_jetons;
+    let winner = match white_gain.cmp(&0) {
+        std::cmp::Ordering::Greater => Some(Side::White),
+        std::cmp::Ordering::Less => Some(Side::Black),
+        std::cmp::Ordering::Equal => None,
+    };
+    let jetons = u32::try_from(white_gain.unsigned_abs()).unwrap_or(u32::MAX);
+    Settlement {
+        lost: n,
+        postillons,
+        owed,
+        marque_jetons,
+        winner,
+        jetons,
+        fiches: if winner.is_some() {
+            fiches(jetons) + queue
+        } else {
+            0
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -84,9 +84,31 @@ fn random_game(seed: u64, ecoles: bool, a_ecrire: bool, max_actions: usize) -> T
                     }
                     _ => false,
                 });
-                match due {
-                    Some(i) if rng.gen_bool(0.8) => legal[i].clone(),
-                    _ => legal[rng.gen_range(0..legal.len())].clone(),
+                // The rarer answers to an école are tried often enough.
+                let answers: Vec<usize> = (0..legal.len())
+                    .filter(|&i| matches!(legal[i], Action::Claim | Action::Erase | Action::Oblige))
+                    .collect();
+                let claim = (!answers.is_empty()).then(|| answers[rng.gen_range(0..answers.len())]);
+                match (due, claim) {
+                    (_, Some(i)) if rng.gen_bool(0.4) => legal[i].clone(),
+                    (Some(i), _) if rng.gen_bool(0.8) => legal[i].clone(),
+                    _ => {
+                        // Claims on one's own judgement (mostly fausses écoles) now and then.
+                        let pool: Vec<&Action> = if rng.gen_bool(0.9) {
+                            legal
+                                .iter()
+                                .filter(|a| !matches!(a, Action::Ecole(_) | Action::Warn(_)))
+                                .collect()
+                        } else {
+                            legal.iter().collect()
+                        };
+                        let pool = if pool.is_empty() {
+                            legal.iter().collect()
+                        } else {
+                            pool
+                        };
+                        pool[rng.gen_range(0..pool.len())].clone()
+                    }
                 }
             }
         };
@@ -106,8 +128,14 @@ fn check(before: &Trictrac, after: &Trictrac, action: &Action) {
         assert!(p % 2 == 0, "points are even (n°140): {p}");
         assert!(p < 12, "12 points are always a hole (n°140): {p}");
         assert!(after.board().on_board(side) <= 15);
-        // Holes only grow, except when going ends a marqué (partie à écrire).
-        assert!(m.holes(side) >= before.marker().holes(side) || *action == Action::Go);
+        // Holes only grow, except when going ends a marqué (partie à écrire), and when an
+        // over-marking is corrected (écoles, n°167, n°187) — on a claim, an erase, or a go on
+        // a wrong marking let stand (n°180).
+        let corrects = matches!(
+            action,
+            Action::Go | Action::Decline | Action::Claim | Action::Ecole(_) | Action::Erase
+        );
+        assert!(m.holes(side) >= before.marker().holes(side) || corrects);
     }
     // Dames: a play moves dames and bears off exactly its steps to the band; nothing else
     // changes the board except a relevé, which puts all 30 back.
@@ -240,6 +268,21 @@ fn a_partie_a_ecrire_ends_after_its_marques_n220() {
             }
         })
         .sum();
+    // The outcome is the paper settlement (n°233): the marqués' values, and 28 jetons for a
+    // postillon — the second marqué lost of two (n°227).
+    let lost_by_white = g
+        .marques()
+        .iter()
+        .filter(|m| m.winner == Side::Black)
+        .count();
+    let postillon = match lost_by_white {
+        2 => -28,
+        0 => 28,
+        _ => 0,
+    };
+    let net = net + postillon;
+    let s = g.settlement(0, 0).unwrap();
+    assert_eq!(i64::from(s.jetons), net.abs());
     match g.outcome().unwrap() {
         tablier_core::Outcome::Win { winner, points } => {
             assert_eq!(i64::from(points), net.abs());
@@ -306,10 +349,26 @@ proptest! {
 
 #[test]
 fn random_ecoles_games_make_claim_and_decline_ecoles() {
-    let g = random_game(3, true, false, 20_000);
-    let record = g.record();
-    for action in ["\"claim\"", "\"decline\"", "\"go\"", "\"stay\""] {
-        assert!(record.contains(action), "{action} never played");
+    let games: Vec<Trictrac> = (0..8)
+        .map(|seed| random_game(seed, true, false, 20_000))
+        .collect();
+    let records: Vec<String> = games.iter().map(Trictrac::record).collect();
+    for action in [
+        "\"claim\"",
+        "\"decline\"",
+        "\"go\"",
+        "\"stay\"",
+        "\"erase\"",
+        "\"oblige\"",
+        "\"ecole ",
+        "\"warn ",
+    ] {
+        assert!(
+            records.iter().any(|r| r.contains(action)),
+            "{action} never played"
+        );
     }
-    assert!(Trictrac::replay(&record).unwrap() == g);
+    for (g, r) in games.iter().zip(&records) {
+        assert!(Trictrac::replay(r).unwrap() == *g);
+    }
 }

@@ -403,15 +403,18 @@ fn n164_n165_n166_ecoles_par_moins_and_par_trop() {
     assert_eq!(g.marker().points(Side::Black), 4);
     act(&mut g, "mark 4");
     assert_eq!(g.marker().points(Side::Black), 8);
-    // Par trop: White marks 14; corrected to 12 (a double hole); Black may take the 2.
+    // Par trop: White marks 14, a double hole and 2 points; the marking stands until Black
+    // claims it (n°167): then White is put back to 12 (a double hole) and Black takes the 2.
     let mut g = game(ECOLE_POS, Marker::new(), Side::White, Marking::Ecoles);
     act(&mut g, "2-1");
     act(&mut g, "mark 14");
     assert_eq!(g.marker().holes(Side::White), 2);
-    assert_eq!(g.marker().points(Side::White), 0);
+    assert_eq!(g.marker().points(Side::White), 2);
     act(&mut g, "stay");
     play_any(&mut g);
     act(&mut g, "claim");
+    assert_eq!(g.marker().holes(Side::White), 2);
+    assert_eq!(g.marker().points, [0, 2]);
     act(&mut g, "mark 4");
     assert_eq!(g.marker().points(Side::Black), 6);
 }
@@ -521,6 +524,9 @@ fn n200_ecole_points_are_acquired_before_the_next_rolls_points() {
     act(&mut g, "mark 0");
     act(&mut g, "24-22,24-23");
     act(&mut g, "mark 0");
+    // Black could oblige White to mark his 4 before White throws (n°185); he does not.
+    assert_eq!(g.legal_actions(), vec![Action::Oblige, Action::Decline]);
+    act(&mut g, "decline");
     act(&mut g, "2-1");
     assert_eq!(g.phase(), Phase::ClaimWindow);
     assert_eq!(g.actor(), Actor::Player(Side::Black));
@@ -594,11 +600,15 @@ fn n173_too_many_points_marked_are_corrected_and_claimable() {
     );
     act(&mut g, "2-1");
     act(&mut g, "mark 14");
-    assert_eq!(g.marker().holes(Side::White), 1);
-    assert_eq!(g.marker().points(Side::White), 10);
+    // As the book says, "on marque trois trous": 24 points, a simple hole and a double one.
+    assert_eq!(g.marker().holes(Side::White), 3);
+    assert_eq!(g.marker().points(Side::White), 0);
     act(&mut g, "stay");
     play_any(&mut g);
     act(&mut g, "claim");
+    // "Remettre à dix points en faisant effacer deux trous, et marquer l'école de deux points."
+    assert_eq!(g.marker().holes(Side::White), 1);
+    assert_eq!(g.marker().points(Side::White), 10);
     assert_eq!(g.marker().points(Side::Black), 2);
 }
 
@@ -609,13 +619,18 @@ fn n184_a_hole_too_many_is_an_ecole_of_twelve() {
     act(&mut g, "mark 24");
     assert_eq!(
         g.marker().holes(Side::White),
-        2,
-        "the 12 due: a double hole"
+        4,
+        "as marked, until corrected"
     );
     act(&mut g, "stay");
     play_any(&mut g);
     assert_eq!(g.ecoles()[0].points, 12);
     act(&mut g, "claim");
+    assert_eq!(
+        g.marker().holes(Side::White),
+        2,
+        "the 12 due: a double hole"
+    );
     // Black's 12 uninterrupted points: a double hole for him too (n°144).
     assert_eq!(g.marker().holes(Side::Black), 2);
 }

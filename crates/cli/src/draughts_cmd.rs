@@ -35,13 +35,13 @@ fn position<G: Geometry>(v: &'static Variant, fen_text: Option<&str>) -> Result<
 /// Arguments of `tablier perft`.
 #[derive(Args)]
 pub struct PerftArgs {
-    /// Variant: international, brazilian, canadian, english.
+    /// Variant: international, brazilian, canadian, english, french-old.
     #[arg(long, default_value = "international")]
     variant: String,
     /// Position as FEN (default: the variant's start).
     #[arg(long)]
     fen: Option<String>,
-    /// Depth in plies.
+    /// Depth in plies (french-old: in actions, a huff or a force being one).
     #[arg(long)]
     depth: u32,
     /// Print the count below each legal move.
@@ -101,9 +101,14 @@ fn perft_on<G: Geometry>(v: &'static Variant, a: &PerftArgs) -> Result<PerftRepo
             if stop.load(Ordering::Relaxed) {
                 bail!("interrupted after {nodes} nodes");
             }
-            let mut q = p;
-            q.play_unchecked(m);
-            let n = q.perft(a.depth - 1);
+            let n = if tablier_draughts::french::is_french(v) {
+                // Old French rules: the action tree (moves, huffs, forces), crate::french.
+                tablier_draughts::french::perft_after(&p, m, a.depth - 1)
+            } else {
+                let mut q = p;
+                q.play_unchecked(m);
+                q.perft(a.depth - 1)
+            };
             nodes += n;
             if a.divide {
                 divide.push((notation::format(&p, m), n));
@@ -150,7 +155,8 @@ fn progress(len: u64, quiet: bool) -> indicatif::ProgressBar {
 pub enum DraughtsCommand {
     /// List the legal moves of a position.
     Moves {
-        /// Variant: international, brazilian, canadian, english.
+        /// Variant: international, brazilian, canadian, english, french-old (every legal
+        /// move, captures being optional).
         #[arg(long, default_value = "international")]
         variant: String,
         /// Position as FEN (default: the variant's start).

@@ -1,6 +1,6 @@
 //! The old French rules of draughts (before 1912): *souffler* (huffing), the strongest side,
 //! touch-move, false moves in an arbitrated game, and the old draw rule — variant
-//! [`FRENCH_OLD`](crate::FRENCH_OLD), played with [`FrenchGame`].
+//! [`FRENCH_OLD`] on 10x10, played with [`FrenchGame`].
 //!
 //! Every rule below rests on a sentence of seed 000 (quoted in French); where the seed leaves a
 //! choice open, the reading tablier chose is stated with the sentence it rests on.
@@ -85,7 +85,7 @@
 //!   pas non plus de faute à jouer un pion ou une dame de son adversaire").
 //!
 //! Entries and lifts are accidents, not choices: [`FrenchGame::legal_actions`] does not list
-//! them; [`FrenchGame::apply`] accepts them in arbitrated mode.
+//! them; [`FrenchGame::apply_action`] (the `Game` trait's `apply`) accepts them in arbitrated mode.
 //!
 //! # The old draw rule
 //!

@@ -3,6 +3,11 @@
 //! One [`Variant`] description (board, men, kings, capture obligation, promotion, draw rules)
 //! drives one move generator. Boards are [`Geometry`] types: [`G8`], [`G10`], [`G12`].
 //!
+//! The old French rules ([`FRENCH_OLD`], captures enforced by huffing, *souffler*) have their
+//! own game type with more actions than moves: [`french::FrenchGame`]; see [`french`] for
+//! the rules as tablier reads seed 000, the notation of huffs, the PDN `GameType` and the
+//! perft convention.
+//!
 //! # Example
 //! ```
 //! use tablier_draughts::{Position, G10, INTERNATIONAL};

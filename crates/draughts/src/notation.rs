@@ -158,6 +158,42 @@ pub fn parse<G: Geometry>(pos: &Position<G>, text: &str) -> Result<Move<G>, Nota
     resolve(pos, &mt, text)
 }
 
+/// Where several moves match a text (possible only where captures are optional, as in the old
+/// French rules: a quiet move and a capture with the same ends, or a capture and a longer one
+/// coming back to the same square), keeps those of the written kind (`-` or `x`), then the one
+/// whose path is exactly the squares written.
+fn narrow<G: Geometry>(pos: &Position<G>, mt: &MoveText, candidates: Vec<Move<G>>) -> Vec<Move<G>> {
+    if candidates.len() < 2 {
+        return candidates;
+    }
+    let same_kind: Vec<Move<G>> = candidates
+        .iter()
+        .filter(|m| m.is_capture() == mt.capture)
+        .copied()
+        .collect();
+    let candidates = if same_kind.is_empty() {
+        candidates
+    } else {
+        same_kind
+    };
+    let exact: Vec<Move<G>> = candidates
+        .iter()
+        .filter(|m| {
+            m.is_capture()
+                && pos.capture_paths(m).iter().any(|p| {
+                    p.len() == mt.squares.len()
+                        && p.iter().zip(&mt.squares).all(|(a, b)| u32::from(*a) == *b)
+                })
+        })
+        .copied()
+        .collect();
+    if exact.len() == 1 {
+        exact
+    } else {
+        candidates
+    }
+}
+
 /// Resolves parsed move syntax against a position (see [`parse`]).
 ///
 /// # Errors
@@ -183,6 +219,7 @@ pub fn resolve<G: Geometry>(
         })
         .copied()
         .collect();
+    let candidates = narrow(pos, mt, candidates);
     match candidates.len() {
         1 => Ok(candidates[0]),
         0 => {

@@ -281,12 +281,26 @@ pub struct Trictrac {
     forced: bool,
 }
 
-/// One marking of points: who, how many, and whether a warning interrupted his run first.
+/// One marking of points: who, how many, and whether the other had warned "je ne marque
+/// pas" (n°176).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct LedgerEntry {
     side: Side,
     points: u32,
-    interrupt: bool,
+    warned: bool,
+}
+
+impl LedgerEntry {
+    /// Marks the entry on `m`. A warning by the other player counts as his marking when
+    /// this marking makes a hole: it interrupts this player's run (n°176); otherwise the
+    /// bredouille is kept despite the warning.
+    fn apply(&self, m: &mut Marker) -> u32 {
+        let mut probe = *m;
+        if self.warned && m.points(self.side) > 0 && probe.mark(self.side, self.points) > 0 {
+            m.bredouille[self.side.index()] = false;
+        }
+        m.mark(self.side, self.points)
+    }
 }
 
 impl PartialEq for Trictrac {
@@ -454,19 +468,13 @@ impl Trictrac {
             self.ledger.clear();
             self.ledger_base = self.marker;
         }
-        let mut probe = self.marker;
-        let interrupt = self.warning == Some(side.opposite())
-            && self.marker.points(side) > 0
-            && probe.mark(side, k) > 0;
-        if interrupt {
-            self.marker.bredouille[side.index()] = false;
-        }
-        let holes = self.marker.mark(side, k);
-        self.ledger.push(LedgerEntry {
+        let entry = LedgerEntry {
             side,
             points: k,
-            interrupt,
-        });
+            warned: self.warning == Some(side.opposite()),
+        };
+        let holes = entry.apply(&mut self.marker);
+        self.ledger.push(entry);
         (self.ledger.len() - 1, holes)
     }
 
@@ -475,10 +483,7 @@ impl Trictrac {
         self.ledger[entry].points = points;
         let mut m = self.ledger_base;
         for e in &self.ledger {
-            if e.interrupt {
-                m.bredouille[e.side.index()] = false;
-            }
-            m.mark(e.side, e.points);
+            e.apply(&mut m);
         }
         self.marker = m;
     }

@@ -34,13 +34,25 @@ fn n234_one_may_win_with_more_marques_lost() {
     // Ten marqués: one loses 3, 5, 6, 4, 7, 4, 3 (two postillons), the other 27, 15, 38.
     let s = settle([&[3, 5, 6, 4, 7, 4, 3], &[27, 15, 38]], 10, 0, 0);
     assert_eq!(s.owed, [68, 80]);
-    assert_eq!(s.winner, Some(Side::White), "celui qui est postillonné gagne néanmoins");
-    assert_eq!((s.jetons, s.fiches), (12, 1), "la perte est douze, une fiche");
+    assert_eq!(
+        s.winner,
+        Some(Side::White),
+        "celui qui est postillonné gagne néanmoins"
+    );
+    assert_eq!(
+        (s.jetons, s.fiches),
+        (12, 1),
+        "la perte est douze, une fiche"
+    );
     // With the jetons des marqués (n°228): two fiches — "la queue des jetons augmente le
     // gain d'une fiche".
     for k in [1, 2] {
         let s = settle([&[3, 5, 6, 4, 7, 4, 3], &[27, 15, 38]], 10, k, 0);
-        assert_eq!((s.winner, s.fiches), (Some(Side::White), 2), "{k} jetons per marqué");
+        assert_eq!(
+            (s.winner, s.fiches),
+            (Some(Side::White), 2),
+            "{k} jetons per marqué"
+        );
     }
 }
 

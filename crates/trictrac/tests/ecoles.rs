@@ -1,0 +1,292 @@
+//! Écoles (RULES.md §9, book n°164–201): one test per paragraph modelled, named after it,
+//! with the book's example where it gives one.
+
+use tablier_core::{Actor, Game, Side};
+use tablier_trictrac::marker::Marker;
+use tablier_trictrac::{
+    Action, Board, JanContext, Marking, Options, Partie, Phase, Roll, RollScore, Trictrac,
+};
+
+fn score(pos: &str, who: Side, roll: &str) -> RollScore {
+    RollScore::new(
+        &Board::parse(pos).unwrap(),
+        who,
+        Roll::parse(roll).unwrap(),
+        JanContext::default(),
+    )
+}
+
+fn game(pos: &str, marker: Marker, roller: Side) -> Trictrac {
+    Trictrac::from_position(
+        Options {
+            marking: Marking::Ecoles,
+            partie: Partie::Ordinaire,
+            stakes: false,
+        },
+        Board::parse(pos).unwrap(),
+        marker,
+        roller,
+    )
+}
+
+fn act(g: &mut Trictrac, text: &str) {
+    let a = g
+        .parse_action(text)
+        .unwrap_or_else(|e| panic!("{text}: {e} in {:?}", g.phase()));
+    g.apply(&a).unwrap();
+}
+
+/// An action that must be refused, leaving the game unchanged; returns the reason.
+fn refused(g: &mut Trictrac, action: Action) -> String {
+    let before = g.clone();
+    let err = g.apply(&action).unwrap_err();
+    assert!(*g == before, "a refused action changed the game");
+    assert!(!g.legal_actions().contains(&action));
+    err.to_string()
+}
+
+fn play_any(g: &mut Trictrac) {
+    let a = g
+        .legal_actions()
+        .into_iter()
+        .find(|a| matches!(a, Action::Play(_)))
+        .unwrap();
+    g.apply(&a).unwrap();
+}
+
+/// White's 2-1 on this board gains 12 (abs 6 hit three ways) and gives 4 (abs 20 à faux).
+const ECOLE_POS: &str = "1W8-3W1-4W2-5W2-17W2-6B1-18B2-19B2-20B1-24B9";
+/// White's 6-2 hits Black's lone dame on abs 4 one way: 4 points, nothing given.
+const FOUR_POS: &str = "1W14-2W1-4B1-24B14";
+/// White's 2-1 hits abs 10 à vrai (2 for him) and abs 17 à faux (2 for Black) (n°207).
+const TWO_TWO_POS: &str = "1W13-9W1-14W1-10B1-15B2-16B2-17B1-24B9";
+/// White's 3-2 hits Black's lone dames on abs 4 and 5 à vrai, one way each: 8 points.
+const TWO_HITS_POS: &str = "2W1-7W5-8W5-9W4-4B1-5B1-24B13";
+/// Fig. 19 (n°193): White's 6-6 must break his grand jan and gives 6 à faux.
+const FIG19: &str = "6W1-7W3-8W2-9W2-10W2-11W3-12W2-13B2-14B2-16B2-17B3-18B3-19B2-20B1";
+
+#[test]
+fn positions_score_as_the_tests_assume() {
+    let s = score(ECOLE_POS, Side::White, "2-1");
+    assert_eq!((s.gains(), s.given()), (12, 4));
+    let s = score(FOUR_POS, Side::White, "6-2");
+    assert_eq!((s.gains(), s.given()), (4, 0));
+    let s = score(TWO_TWO_POS, Side::White, "2-1");
+    assert_eq!((s.gains(), s.given()), (2, 2));
+    let s = score(TWO_HITS_POS, Side::White, "3-2");
+    assert_eq!((s.gains(), s.given()), (8, 0), "{:?}", s.events);
+    let s = score(FIG19, Side::White, "6-6");
+    assert_eq!((s.gains(), s.given()), (0, 6));
+}
+
+#[test]
+fn n167_an_over_marking_not_claimed_before_the_claimant_throws_is_kept() {
+    let mut g = game(ECOLE_POS, Marker::new(), Side::White);
+    act(&mut g, "2-1");
+    act(&mut g, "mark 14");
+    assert_eq!(
+        (
+            g.marker().holes(Side::White),
+            g.marker().points(Side::White)
+        ),
+        (2, 2)
+    );
+    act(&mut g, "stay");
+    play_any(&mut g);
+    // Black marks his 4 without claiming: "le premier joueur garde les points et les trous
+    // qu'il a marqués de trop".
+    act(&mut g, "mark 4");
+    assert_eq!(g.actor(), Actor::Chance);
+    assert_eq!(g.marker().holes(Side::White), 2);
+    assert_eq!(g.marker().points, [2, 4]);
+    assert!(g.ecoles().is_empty());
+}
+
+#[test]
+fn n167_an_under_marking_may_be_completed_until_a_dame_is_touched() {
+    // White wins 12 and marks only 8: before touching a dame he may still advance his jeton.
+    let mut g = game(ECOLE_POS, Marker::new(), Side::White);
+    act(&mut g, "2-1");
+    act(&mut g, "mark 8");
+    assert_eq!(g.phase(), Phase::Play);
+    assert!(g.legal_actions().contains(&Action::Mark(4)));
+    assert!(!g.legal_actions().contains(&Action::Mark(6)));
+    act(&mut g, "mark 4");
+    // The 12 are complete: a double hole, and the choice to go or stay.
+    assert_eq!(g.marker().holes(Side::White), 2);
+    assert_eq!(g.phase(), Phase::Decide);
+    assert!(g.ecoles().is_empty());
+    // Once he has played, it is too late: the école is made.
+    let mut g = game(ECOLE_POS, Marker::new(), Side::White);
+    act(&mut g, "2-1");
+    act(&mut g, "mark 8");
+    play_any(&mut g);
+    assert_eq!(g.actor(), Actor::Player(Side::Black));
+    assert!(g.ecoles()[0].open);
+}
+
+#[test]
+fn n170_n193_going_without_the_right_the_opponent_makes_him_stay() {
+    // Fig. 19: White has 6 points; believing his 6-6 conserves, he marks 6 for it, a double
+    // hole, and goes. But he must break, and gives 6 à faux.
+    let mut g = game(
+        FIG19,
+        Marker::with_points((6, true), (0, false)),
+        Side::White,
+    );
+    act(&mut g, "6-6");
+    act(&mut g, "mark 6");
+    assert_eq!(g.marker().holes(Side::White), 2);
+    act(&mut g, "go");
+    // The opponent decides: let him go (n°180), or make him stay.
+    assert_eq!(g.phase(), Phase::ContestGo);
+    assert_eq!(g.actor(), Actor::Player(Side::Black));
+    assert!(g.legal_actions().contains(&Action::Decline));
+    assert!(g.legal_actions().contains(&Action::Erase));
+    // "L'adversaire fait démarquer les deux trous, envoie à l'école de six points…"
+    act(&mut g, "claim");
+    assert_eq!(g.marker().holes, [0, 0]);
+    assert_eq!(g.marker().points, [6, 6]);
+    // … and has the roll played to White's disadvantage: Black chooses White's play.
+    assert_eq!(g.phase(), Phase::Play);
+    assert_eq!(g.actor(), Actor::Player(Side::Black));
+    act(&mut g, "9-15-21");
+    // "Gagnant six points comme battu à faux et six points pour l'école, marque un trou
+    // double."
+    act(&mut g, "mark 6");
+    assert_eq!(g.marker().holes, [0, 2]);
+    assert_eq!(g.marker().points, [0, 0]);
+}
+
+#[test]
+fn n173_marking_three_holes_for_one_and_going_he_is_made_to_stay() {
+    // White has 10 and his roll gives 12; he marks 14, three holes, and goes. Black makes
+    // him stay: back to one hole and 10 points, and Black marks the école of 2.
+    let mut g = game(
+        ECOLE_POS,
+        Marker::with_points((10, false), (0, false)),
+        Side::White,
+    );
+    act(&mut g, "2-1");
+    act(&mut g, "mark 14");
+    assert_eq!(g.marker().holes(Side::White), 3);
+    act(&mut g, "go");
+    act(&mut g, "claim");
+    assert_eq!(g.marker().holes, [1, 0]);
+    assert_eq!(g.marker().points, [10, 2]);
+    assert_eq!(
+        (g.phase(), g.actor()),
+        (Phase::Play, Actor::Player(Side::Black))
+    );
+}
+
+#[test]
+fn n173_under_marking_the_holes_then_going_only_loses_them() {
+    // Three holes due (10 + 26 would be): with 10 and a gain of 12, one hole is due; White
+    // marks only the 2 that make it and goes: no contest, the rest is simply lost.
+    let mut g = game(
+        ECOLE_POS,
+        Marker::with_points((10, false), (0, false)),
+        Side::White,
+    );
+    act(&mut g, "2-1");
+    act(&mut g, "mark 2");
+    act(&mut g, "go");
+    assert_eq!(g.phase(), Phase::Roll);
+    assert_eq!(g.marker().holes, [1, 0]);
+    assert_eq!(*g.board(), Board::start());
+}
+
+#[test]
+fn n176_je_ne_marque_pas_counts_as_marking_and_takes_the_bredouille() {
+    // Black has 10 points uninterrupted. White's 2-1 wins 2 and gives 2: Black's hole.
+    // White warns that he does not mark: Black's hole is simple.
+    let mut g = game(
+        TWO_TWO_POS,
+        Marker::with_points((0, false), (10, true)),
+        Side::White,
+    );
+    act(&mut g, "2-1");
+    act(&mut g, "warn 2");
+    assert_eq!(g.marker().points, [0, 10]);
+    play_any(&mut g);
+    act(&mut g, "mark 2");
+    assert_eq!(g.marker().holes, [0, 1]);
+    // Had White simply omitted his 2, Black's hole would be double (and the omission an
+    // école).
+    let mut g = game(
+        TWO_TWO_POS,
+        Marker::with_points((0, false), (10, true)),
+        Side::White,
+    );
+    act(&mut g, "2-1");
+    act(&mut g, "mark 0");
+    play_any(&mut g);
+    act(&mut g, "mark 2");
+    assert_eq!(g.marker().holes, [0, 2]);
+}
+
+#[test]
+fn n176_a_warning_that_gives_no_hole_loses_the_points_and_leaves_the_bredouille() {
+    let mut g = game(
+        TWO_TWO_POS,
+        Marker::with_points((0, false), (4, true)),
+        Side::White,
+    );
+    act(&mut g, "2-1");
+    act(&mut g, "warn 2");
+    play_any(&mut g);
+    act(&mut g, "mark 2");
+    assert_eq!(g.marker().points, [0, 6]);
+    assert_eq!(g.marker().bredouille, [false, true]);
+    assert!(g.ecoles().is_empty(), "no école: he warned of what he won");
+}
+
+#[test]
+fn n176_the_warner_who_wins_the_hole_himself_is_put_a_l_ecole() {
+    // The book's case: White has 4 points, Black 8; White's 3-2 hits two dames à vrai (8
+    // points, White's hole), but White believes one is hit à faux and warns that he does not
+    // mark (standing for the 4 he believes he wins). Black marks 4 points of école, which give
+    // him the hole — simple, because of the warning.
+    let mut g = game(
+        TWO_HITS_POS,
+        Marker::with_points((4, false), (8, true)),
+        Side::White,
+    );
+    act(&mut g, "3-2");
+    act(&mut g, "warn 4");
+    play_any(&mut g);
+    assert_eq!(g.ecoles()[0].points, 4);
+    act(&mut g, "claim");
+    assert_eq!(g.marker().holes, [0, 1]);
+    assert_eq!(g.marker().points, [0, 0]);
+}
+
+#[test]
+fn n177_the_wrongly_warned_player_who_marks_the_hole_only_has_it_erased() {
+    // White warns (wrongly: Black has 4 and receives 2); Black marks a hole anyway (12). After
+    // Black's throw White may erase it, not claim it: "on ne peut profiter d'une erreur qu'on
+    // a occasionnée".
+    let mut g = game(
+        TWO_TWO_POS,
+        Marker::with_points((0, false), (4, true)),
+        Side::White,
+    );
+    act(&mut g, "2-1");
+    act(&mut g, "warn 2");
+    play_any(&mut g);
+    act(&mut g, "mark 8");
+    // (Simple: a marking that makes a hole counts the warning as White's marking.)
+    assert_eq!(g.marker().holes(Side::Black), 1);
+    act(&mut g, "6-5");
+    assert_eq!(g.phase(), Phase::ClaimWindow);
+    assert_eq!(g.legal_actions(), vec![Action::Erase, Action::Decline]);
+    let reason = refused(&mut g, Action::Claim);
+    assert!(reason.contains("no école to claim"), "{reason}");
+    act(&mut g, "erase");
+    assert_eq!(g.marker().holes(Side::Black), 0);
+    assert_eq!(g.marker().points, [0, 6]);
+    // "Si l'adversaire a la bredouille des jetons, il la conserve malgré l'avertissement."
+    assert_eq!(g.marker().bredouille, [false, true]);
+    assert_eq!(g.phase(), Phase::MarkGains);
+}

@@ -258,7 +258,8 @@ fn n176_the_warner_who_wins_the_hole_himself_is_put_a_l_ecole() {
     play_any(&mut g);
     assert_eq!(g.ecoles()[0].points, 4);
     act(&mut g, "claim");
-    assert_eq!(g.marker().holes, [0, 1]);
+    // Black's 4 + 4 + 4 were never interrupted (White's false 4 are erased): a double hole.
+    assert_eq!(g.marker().holes, [0, 2]);
     assert_eq!(g.marker().points, [0, 0]);
 }
 
@@ -289,4 +290,249 @@ fn n177_the_wrongly_warned_player_who_marks_the_hole_only_has_it_erased() {
     // "Si l'adversaire a la bredouille des jetons, il la conserve malgré l'avertissement."
     assert_eq!(g.marker().bredouille, [false, true]);
     assert_eq!(g.phase(), Phase::MarkGains);
+}
+
+#[test]
+fn n179_n184_forgetting_a_hole_won_without_moving_the_jeton() {
+    // White has no points and wins exactly 12 ("trou sans bouger"); he marks nothing. Black
+    // takes the école of that hole: 12 points, a double hole for him.
+    let mut g = game(ECOLE_POS, Marker::new(), Side::White);
+    act(&mut g, "2-1");
+    act(&mut g, "mark 0");
+    play_any(&mut g);
+    assert_eq!(g.ecoles()[0].points, 12);
+    act(&mut g, "claim");
+    assert_eq!(g.marker().holes, [0, 2]);
+}
+
+#[test]
+fn n180_going_on_a_wrong_hole_the_opponent_lets_stand() {
+    // Fig. 19 again: Black, sharing the error, lets White go; the holes are acquired.
+    let mut g = game(
+        FIG19,
+        Marker::with_points((6, true), (0, false)),
+        Side::White,
+    );
+    act(&mut g, "6-6");
+    act(&mut g, "mark 6");
+    act(&mut g, "go");
+    act(&mut g, "decline");
+    assert_eq!(g.marker().holes, [2, 0]);
+    assert_eq!(g.marker().points, [0, 0]);
+    assert_eq!(*g.board(), Board::start());
+    assert_eq!((g.phase(), g.roller()), (Phase::Roll, Side::White));
+}
+
+#[test]
+fn n183_fausse_ecole_the_claimed_points_go_to_the_other() {
+    // 1°: White has cases in his second table, both coins empty; his 5-4 wins nothing and he
+    // marks nothing. Black, believing White beats his coin, puts him à l'école of 4: White
+    // erases those points and marks them for himself.
+    let pos = "1W9-7W2-8W2-9W2-24B15";
+    let s = score(pos, Side::White, "5-4");
+    assert_eq!((s.gains(), s.given()), (0, 0));
+    let mut g = game(pos, Marker::new(), Side::White);
+    act(&mut g, "5-4");
+    act(&mut g, "mark 0");
+    play_any(&mut g);
+    // No école: "claim" is not offered; a claim of 4 on Black's own judgement is.
+    assert!(!g.legal_actions().contains(&Action::Claim));
+    act(&mut g, "ecole 4");
+    assert_eq!(g.marker().points, [0, 4]);
+    act(&mut g, "mark 0");
+    // White's answer, before Black throws.
+    assert_eq!(
+        (g.phase(), g.actor()),
+        (Phase::AfterGiven, Actor::Player(Side::White))
+    );
+    act(&mut g, "claim");
+    assert_eq!(g.marker().points, [4, 0]);
+    act(&mut g, "decline");
+    assert_eq!((g.actor(), g.roller()), (Actor::Chance, Side::Black));
+
+    // 2°: Black has 4, White 10; White's roll gives him 4: he marks the hole and 2 de reste.
+    // Black, not seeing the 4, claims an école of 4. White shows the error: he keeps his
+    // hole with 2 points, and adds 4.
+    let mut g = game(
+        FOUR_POS,
+        Marker::with_points((10, false), (4, false)),
+        Side::White,
+    );
+    act(&mut g, "6-2");
+    act(&mut g, "mark 4");
+    assert_eq!(g.marker().holes(Side::White), 1);
+    act(&mut g, "stay");
+    play_any(&mut g);
+    act(&mut g, "ecole 4");
+    act(&mut g, "mark 0");
+    act(&mut g, "claim");
+    assert_eq!(g.marker().holes, [1, 0]);
+    assert_eq!(g.marker().points, [6, 0]);
+}
+
+#[test]
+fn n185_obliging_the_opponent_to_mark_a_hole_before_he_throws() {
+    // White has 8 and a bad game; Black's 2-1 hits White's lone dame à faux, giving him 4:
+    // White omits them to keep the chance of going with a hole of his own. Black obliges him
+    // to mark them before he throws: White has his hole, from Black's dice, and cannot go.
+    let pos = "1W10-3W1-4W2-5W2-6B1-24B14";
+    let s = score(pos, Side::Black, "2-1");
+    assert_eq!(s.given(), 4);
+    let mut g = game(
+        pos,
+        Marker::with_points((8, false), (0, false)),
+        Side::Black,
+    );
+    act(&mut g, "2-1");
+    act(&mut g, &format!("mark {}", s.gains()));
+    play_any(&mut g);
+    act(&mut g, "mark 0");
+    assert_eq!(
+        (g.phase(), g.actor()),
+        (Phase::AfterGiven, Actor::Player(Side::Black))
+    );
+    assert!(g.legal_actions().contains(&Action::Oblige));
+    act(&mut g, "oblige");
+    assert_eq!(g.marker().holes(Side::White), 1);
+    act(&mut g, "decline");
+    act(&mut g, "6-5");
+    assert_ne!(g.phase(), Phase::Decide);
+    // After White's throw it is too late to oblige him; the école itself may be claimed.
+    let mut g = game(
+        pos,
+        Marker::with_points((8, false), (0, false)),
+        Side::Black,
+    );
+    act(&mut g, "2-1");
+    act(&mut g, &format!("mark {}", s.gains()));
+    play_any(&mut g);
+    act(&mut g, "mark 0");
+    act(&mut g, "decline");
+    act(&mut g, "6-5");
+    assert_eq!(g.phase(), Phase::ClaimWindow);
+    let reason = refused(&mut g, Action::Oblige);
+    assert!(reason.contains("n°185"), "{reason}");
+    act(&mut g, "claim");
+    assert_eq!(g.marker().points(Side::Black), 4);
+}
+
+#[test]
+fn n186_obliging_the_roller_to_mark_the_points_he_omitted() {
+    // White wins 12 and marks 8; after his play Black, rather than taking the 4, obliges him
+    // to mark them (a hole from which he cannot go: the roll is played).
+    let mut g = game(ECOLE_POS, Marker::new(), Side::White);
+    act(&mut g, "2-1");
+    act(&mut g, "mark 8");
+    play_any(&mut g);
+    act(&mut g, "oblige");
+    assert_eq!(g.marker().holes, [2, 0]);
+    assert_eq!(g.phase(), Phase::MarkGiven);
+    assert!(g.ecoles().is_empty());
+}
+
+#[test]
+fn n187_an_over_marking_may_be_erased_without_taking_it() {
+    let mut g = game(ECOLE_POS, Marker::new(), Side::White);
+    act(&mut g, "2-1");
+    act(&mut g, "mark 16");
+    assert_eq!(g.marker().points(Side::White), 4);
+    act(&mut g, "stay");
+    play_any(&mut g);
+    act(&mut g, "erase");
+    assert_eq!(g.marker().holes, [2, 0]);
+    assert_eq!(g.marker().points, [0, 0]);
+    // A claim of less than the école takes it whole (n°187).
+    let mut g = game(ECOLE_POS, Marker::new(), Side::White);
+    act(&mut g, "2-1");
+    act(&mut g, "mark 6");
+    play_any(&mut g);
+    act(&mut g, "ecole 2");
+    assert_eq!(g.marker().points(Side::Black), 6);
+}
+
+#[test]
+fn n188_n189_the_rollers_ecole_is_claimed_after_his_play() {
+    // Before White has played, Black has no action: nothing can be claimed.
+    let mut g = game(ECOLE_POS, Marker::new(), Side::White);
+    act(&mut g, "2-1");
+    act(&mut g, "mark 14");
+    act(&mut g, "stay");
+    assert_eq!(g.actor(), Actor::Player(Side::White));
+    let reason = refused(&mut g, Action::Claim);
+    assert!(reason.contains("no école to claim"), "{reason}");
+    let reason = refused(&mut g, Action::Mark(3));
+    assert!(reason.contains("twos"), "{reason}");
+    play_any(&mut g);
+    assert!(g.legal_actions().contains(&Action::Claim));
+}
+
+#[test]
+fn n194_augmentation_d_ecole() {
+    // White wins 12 and marks 8; Black rightly takes the école of 4. White, believing Black
+    // wrong, takes it back for himself (4 points he has not): Black, explaining the error,
+    // adds those 4 to the first école.
+    let mut g = game(ECOLE_POS, Marker::new(), Side::White);
+    act(&mut g, "2-1");
+    act(&mut g, "mark 8");
+    play_any(&mut g);
+    act(&mut g, "claim");
+    act(&mut g, "mark 4");
+    assert_eq!(g.marker().points, [8, 8]);
+    // White's window before Black throws: he contests the claim.
+    assert_eq!(g.phase(), Phase::AfterGiven);
+    act(&mut g, "ecole 4");
+    assert_eq!(g.marker().holes(Side::White), 1);
+    act(&mut g, "decline");
+    // Black throws, and before marking his own points takes the augmentation.
+    act(&mut g, "6-5");
+    assert_eq!(
+        (g.phase(), g.actor()),
+        (Phase::MarkGains, Actor::Player(Side::Black))
+    );
+    act(&mut g, "claim");
+    // Black's 4 + 4 + 4 were never interrupted (White's false 4 are erased): a double hole.
+    assert_eq!(g.marker().holes, [0, 2]);
+    assert_eq!(g.marker().points, [0, 0]);
+}
+
+#[test]
+fn n197_ecole_impossible_when_no_dame_can_be_touched() {
+    // Fig. 20: White's 6-6 gains 12 (conserve 6, hit 6) but cannot be played. He marks only
+    // 6: as he touches no dame, the école is never made; Black can only mark his 16.
+    let fig20 = "7W2-8W2-9W3-10W3-11W3-12W2-13B2-14B2-15B2-16B2-17B2-19B1-20B1-21B2-24B1";
+    let mut g = game(fig20, Marker::new(), Side::White);
+    act(&mut g, "6-6");
+    act(&mut g, "mark 6");
+    act(&mut g, "pass");
+    assert!(!g.legal_actions().contains(&Action::Claim));
+    assert!(!g.legal_actions().contains(&Action::Oblige));
+    act(&mut g, "mark 16");
+    assert_eq!(g.marker().holes(Side::Black), 2);
+    assert!(g.ecoles().is_empty());
+}
+
+#[test]
+fn n200_an_ecole_claimed_after_the_throw_comes_before_the_new_points() {
+    // Covered with the book's example in paragraphs.rs; here the timing: the claim window
+    // opens at the faulty player's throw, before he marks.
+    let pos = "1W10-3W1-4W2-5W2-6B1-24B14";
+    let mut g = game(
+        pos,
+        Marker::with_points((8, false), (0, false)),
+        Side::Black,
+    );
+    act(&mut g, "2-1");
+    let gains = g.roll_score().unwrap().gains();
+    act(&mut g, &format!("mark {gains}"));
+    play_any(&mut g);
+    act(&mut g, "mark 0");
+    act(&mut g, "decline");
+    act(&mut g, "6-5");
+    assert_eq!(
+        (g.phase(), g.actor()),
+        (Phase::ClaimWindow, Actor::Player(Side::Black))
+    );
+    act(&mut g, "decline");
+    assert_eq!(g.phase(), Phase::MarkGains);
+    assert!(g.ecoles().is_empty(), "no école d'école, n°182");
 }

@@ -1,0 +1,252 @@
+// The draughts board: 8x8, 10x10 and 12x12 by the view's size, squares numbered as FMJD does
+// (1 = the first dark square of the top row seen from white), click-click and drag, legal
+// destinations, the last move, a path chooser when two legal moves share start and end.
+import { el, text, svgPoint, lower, button, esc } from './svg.js';
+
+const S = 60; // square size
+
+export function title(s) {
+  const v = s.view?.variant || s.spec.variant || 'international';
+  return `Draughts · ${v[0].toUpperCase()}${v.slice(1)}`;
+}
+
+export function rowCol(sq, n) {
+  const h = n / 2;
+  const r = Math.floor((sq - 1) / h);
+  const k = (sq - 1) % h;
+  return [r, r % 2 === 0 ? 2 * k + 1 : 2 * k];
+}
+
+function squareAt(r, c, n) {
+  if ((r + c) % 2 === 0) return null;
+  return r * (n / 2) + Math.floor(c / 2) + 1;
+}
+
+function metaText(a) {
+  return { '!resign': 'resigns', '!draw-offer': 'offers a draw', '!draw-accept': 'accepts the draw', '!draw-decline': 'declines the draw', '!flag': 'loses on time' }[a] || a;
+}
+
+export function moveRows(s) {
+  const rows = [];
+  let row = null;
+  let n = 0;
+  const last = [...s.log].reverse().find((a) => a.side && !a.action.startsWith('!'));
+  for (const a of s.log) {
+    if (a.action.startsWith('!')) {
+      if (a.action === '!draw-decline' || a.action === '!draw-offer' || a.action === '!draw-accept' || a.action === '!resign' || a.action === '!flag')
+        rows.push({ cells: [`<span class="meta">${a.side} ${metaText(a.action)}</span>`], span: 2 });
+      row = null;
+      continue;
+    }
+    const cell = `<span class="${a === last ? 'last' : ''}" data-n="${a.n}">${esc(a.action)}</span>`;
+    if (!row || row.cells.length === 2) {
+      n++;
+      row = { n: n + '.', cells: [cell] };
+      rows.push(row);
+    } else row.cells.push(cell);
+  }
+  return rows;
+}
+
+export function playerExtra(s, side) {
+  const v = s.view;
+  if (!v) return '';
+  let men = 0; let kings = 0;
+  for (const [, sd, k] of v.pieces) if (lower(sd) === side) { if (k) kings++; else men++; }
+  return `${men} men${kings ? ` · ${kings} king${kings > 1 ? 's' : ''}` : ''}`;
+}
+
+export function statusHint(s, you) {
+  if (s.actor !== you || !s.view) return '';
+  if (s.view.legal.some((m) => m.captured.length)) {
+    const most = Math.max(...s.view.legal.map((m) => m.captured.length));
+    return most > 1 ? `you must capture ${most} pieces` : 'you must capture';
+  }
+  return '';
+}
+
+export function resultText(s) {
+  const e = s.view?.ending;
+  if (!s.result || s.result.reason !== 'rules' || !e) return '';
+  if (e.Draw !== undefined || (typeof e === 'object' && 'Draw' in e)) return `Draw (${String(e.Draw).replace(/([A-Z])/g, ' $1').trim().toLowerCase()})`;
+  return '';
+}
+
+export function create(container, controls, ctx) {
+  const svg = el('svg', { class: 'board draughts' });
+  container.innerHTML = '';
+  container.appendChild(svg);
+  let st = null; let you = null; let flipped = false; let n = 10;
+  let sel = null; // selected start square
+  let chosen = []; // intermediate squares clicked while choosing a path
+  let ambiguous = null; // the legal moves still candidates after choosing start and end
+  let drag = null;
+
+  const myMoves = () => (st && st.actor === you && !st.result && st.view ? st.view.legal : []);
+  const xy = (sq) => {
+    let [r, c] = rowCol(sq, n);
+    if (flipped) { r = n - 1 - r; c = n - 1 - c; }
+    return [c * S, r * S];
+  };
+  const sqFromPoint = (p) => {
+    let c = Math.floor(p.x / S); let r = Math.floor(p.y / S);
+    if (r < 0 || c < 0 || r >= n || c >= n) return null;
+    if (flipped) { r = n - 1 - r; c = n - 1 - c; }
+    return squareAt(r, c, n);
+  };
+
+  function lastSquares() {
+    const last = [...st.log].reverse().find((a) => a.side && !a.action.startsWith('!'));
+    if (!last) return [];
+    return last.action.split(/[-x]/).map(Number).filter((x) => x > 0);
+  }
+
+  function piece(g, sq, side, king, extra = {}) {
+    const [x, y] = xy(sq);
+    const cx = x + S / 2; const cy = y + S / 2;
+    const grp = el('g', { class: 'piece', 'data-piece': sq, 'data-side': side, ...extra }, g);
+    el('circle', { cx, cy: cy + 2.5, r: S * 0.4, fill: 'rgba(0,0,0,.35)' }, grp);
+    el('circle', { cx, cy, r: S * 0.4, class: `pc-${side}` }, grp);
+    el('circle', { cx, cy, r: S * 0.29, class: `pc-ring-${side}` }, grp);
+    if (king) {
+      const w = S * 0.36; const h = S * 0.22;
+      const y0 = cy + h / 2; const x0 = cx - w / 2;
+      el('path', { d: `M${x0} ${y0} L${x0} ${y0 - h} L${x0 + w * 0.25} ${y0 - h * 0.45} L${cx} ${y0 - h * 1.15} L${x0 + w * 0.75} ${y0 - h * 0.45} L${x0 + w} ${y0 - h} L${x0 + w} ${y0} Z`, class: `crown-${side}` }, grp);
+    }
+    return grp;
+  }
+
+  function render(state, y, f) {
+    st = state; you = y; flipped = f;
+    n = st.view?.board || 10;
+    const moves = myMoves();
+    if (sel && !moves.some((m) => m.path[0] === sel)) { sel = null; ambiguous = null; chosen = []; }
+    svg.setAttribute('viewBox', `0 0 ${n * S} ${n * S}`);
+    svg.innerHTML = '';
+    const g = el('g', {}, svg);
+    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
+      const rr = flipped ? n - 1 - r : r; const cc = flipped ? n - 1 - c : c;
+      const sq = squareAt(rr, cc, n);
+      el('rect', { x: c * S, y: r * S, width: S, height: S, class: sq ? 'sq-dark' : 'sq-light', 'data-sq': sq ?? undefined }, g);
+    }
+    for (const sq of lastSquares()) { const [x, yy] = xy(sq); el('rect', { x, y: yy, width: S, height: S, class: 'sq-last' }, g); }
+    const total = n * n / 2;
+    for (let sq = 1; sq <= total; sq++) { const [x, yy] = xy(sq); text(g, x + 3, yy + 11, sq, { class: 'sq-num' }); }
+    // Candidate moves from the selection.
+    const cands = ambiguous || (sel ? moves.filter((m) => m.path[0] === sel) : []);
+    if (sel) { const [x, yy] = xy(sel); el('rect', { x: x + 2, y: yy + 2, width: S - 4, height: S - 4, class: 'sq-sel' }, g); }
+    const movable = new Set(moves.map((m) => m.path[0]));
+    for (const [sq, side, king] of st.view?.pieces || []) {
+      const s = lower(side);
+      const p = piece(g, sq, s, king, movable.has(sq) ? { class: 'piece movable' } : {});
+      if (drag && drag.sq === sq) p.setAttribute('opacity', '0.35');
+    }
+    if (ambiguous) {
+      // The path chooser: mark the squares that tell the remaining moves apart.
+      const dist = distinguishing(ambiguous);
+      for (const m of ambiguous) for (const c of m.captured) { const [x, yy] = xy(c); el('circle', { cx: x + S / 2, cy: yy + S / 2, r: S * 0.16, class: 'capt' }, g); }
+      for (const sq of dist) { const [x, yy] = xy(sq); el('rect', { x: x + 6, y: yy + 6, width: S - 12, height: S - 12, rx: 8, class: 'sq-via', 'data-via': sq }, g); }
+      const end = ambiguous[0].path[ambiguous[0].path.length - 1];
+      const [x, yy] = xy(end); el('circle', { cx: x + S / 2, cy: yy + S / 2, r: S * 0.14, class: 'sq-dest' }, g);
+    } else {
+      for (const m of cands) {
+        const end = m.path[m.path.length - 1];
+        const [x, yy] = xy(end);
+        el('circle', { cx: x + S / 2, cy: yy + S / 2, r: S * 0.14, class: 'sq-dest', 'data-dest': end }, g);
+        for (const c of m.captured) { const [cx, cy] = xy(c); el('circle', { cx: cx + S / 2, cy: cy + S / 2, r: S * 0.1, class: 'capt' }, g); }
+      }
+    }
+    if (drag && drag.pos) {
+      const side = lower((st.view.pieces.find((p) => p[0] === drag.sq) || [])[1]);
+      const king = (st.view.pieces.find((p) => p[0] === drag.sq) || [])[2];
+      const p = piece(g, drag.sq, side, king);
+      const [x, yy] = xy(drag.sq);
+      p.setAttribute('transform', `translate(${drag.pos.x - x - S / 2} ${drag.pos.y - yy - S / 2})`);
+      p.style.pointerEvents = 'none';
+    }
+    renderControls();
+  }
+
+  function renderControls() {
+    controls.innerHTML = '';
+    if (ambiguous) {
+      const h = document.createElement('span');
+      h.className = 'hint';
+      h.textContent = `${ambiguous.length} captures end there: click a square the piece should pass through (blue), or choose:`;
+      controls.appendChild(h);
+      for (const m of ambiguous) button(controls, m.notation + (m.captured.length ? ` (takes ${m.captured.join(', ')})` : ''), () => play(m), '', { 'data-move': m.notation });
+      button(controls, 'Cancel', () => { sel = null; ambiguous = null; chosen = []; render(st, you, flipped); });
+    } else if (st && st.actor === you && !st.result) {
+      const h = document.createElement('span');
+      h.className = 'hint';
+      h.textContent = sel ? 'Click a green dot (or drag the piece) to move.' : 'Click or drag a piece to move it.';
+      controls.appendChild(h);
+    }
+  }
+
+  function distinguishing(ms) {
+    const all = ms.map((m) => new Set([...m.path.slice(1, -1), ...m.captured]));
+    const out = new Set();
+    for (const s of all) for (const x of s) if (!all.every((t) => t.has(x))) out.add(x);
+    return [...out];
+  }
+
+  async function play(m) {
+    sel = null; ambiguous = null; chosen = []; drag = null;
+    await ctx.act(m.notation);
+  }
+
+  function clickSquare(sq) {
+    if (!st || st.actor !== you || st.result || sq === null) return;
+    const moves = myMoves();
+    if (ambiguous) {
+      chosen.push(sq);
+      const left = ambiguous.filter((m) => m.path.slice(1, -1).includes(sq) || m.captured.includes(sq));
+      if (left.length === 1) { play(left[0]); return; }
+      if (left.length > 1 && left.length < ambiguous.length) ambiguous = left;
+      render(st, you, flipped);
+      return;
+    }
+    if (sel) {
+      const ends = moves.filter((m) => m.path[0] === sel && m.path[m.path.length - 1] === sq);
+      if (ends.length === 1) { play(ends[0]); return; }
+      if (ends.length > 1) { ambiguous = ends; render(st, you, flipped); return; }
+    }
+    if (moves.some((m) => m.path[0] === sq)) sel = sel === sq ? null : sq;
+    else sel = null;
+    render(st, you, flipped);
+  }
+
+  svg.addEventListener('pointerdown', (ev) => {
+    const sq = sqFromPoint(svgPoint(svg, ev));
+    if (sq === null) return;
+    const moves = myMoves();
+    if (!ambiguous && moves.some((m) => m.path[0] === sq)) {
+      drag = { sq, start: svgPoint(svg, ev), pos: null, wasSel: sel === sq };
+      sel = sq;
+      svg.setPointerCapture(ev.pointerId);
+      render(st, you, flipped);
+    } else clickSquare(sq);
+  });
+  svg.addEventListener('pointermove', (ev) => {
+    if (!drag) return;
+    const p = svgPoint(svg, ev);
+    if (!drag.pos && Math.hypot(p.x - drag.start.x, p.y - drag.start.y) < 6) return;
+    drag.pos = p;
+    render(st, you, flipped);
+  });
+  svg.addEventListener('pointerup', (ev) => {
+    if (!drag) return;
+    const d = drag; drag = null;
+    const sq = sqFromPoint(svgPoint(svg, ev));
+    if (d.pos && sq !== d.sq) { clickSquare(sq); return; }
+    if (!d.pos && d.wasSel) {
+      // A second click on the selected piece: a capture back to its own square, or unselect.
+      if (myMoves().some((m) => m.path[0] === d.sq && m.path[m.path.length - 1] === d.sq)) { clickSquare(d.sq); return; }
+      sel = null;
+    }
+    render(st, you, flipped);
+  });
+
+  return { render };
+}

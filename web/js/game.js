@@ -1,0 +1,260 @@
+// The game page: the socket, the players and clocks, the move list, table actions, links and
+// the dice commitment; the board itself is drawn by one module per family.
+import { GameSocket } from './socket.js';
+
+const $ = (id) => document.getElementById(id);
+const id = location.pathname.split('/').filter(Boolean).pop();
+const hash = new URLSearchParams(location.hash.slice(1));
+const watch = hash.has('watch');
+let token = hash.get('t');
+if (token) localStorage.setItem('tablier:token:' + id, token);
+else if (!watch) token = localStorage.getItem('tablier:token:' + id);
+
+const app = {
+  id, token, state: null, you: null, flipped: false, board: null, module: null, busy: false,
+  receivedAt: 0,
+};
+window.tablier = app; // for the browser tests and the curious
+
+const FAMILY_TITLES = { draughts: 'Draughts', backgammon: 'Backgammon', trictrac: 'Trictrac' };
+
+function toast(msg) {
+  const t = $('toast');
+  t.textContent = msg || '';
+  clearTimeout(toast.timer);
+  if (msg) toast.timer = setTimeout(() => { t.textContent = ''; }, 6000);
+}
+
+async function act(text) {
+  if (app.busy) return false;
+  app.busy = true;
+  try {
+    await app.socket.act(text);
+    toast('');
+    return true;
+  } catch (e) {
+    toast(e.message);
+    app.board?.render(app.state, app.you, app.flipped);
+    return false;
+  } finally {
+    app.busy = false;
+  }
+}
+app.act = act;
+
+const ctx = { act: (t) => act(t), toast };
+
+async function loadModule(family) {
+  if (app.module) return;
+  app.module = await import(`./${family}.js`);
+  app.board = app.module.create($('board'), $('controls'), ctx);
+}
+
+app.socket = new GameSocket(id, watch ? null : token, {
+  hello(you) {
+    app.you = you;
+    if (app.state === null) app.flipped = you === 'black';
+  },
+  async state(s) {
+    app.state = s;
+    app.receivedAt = performance.now();
+    await loadModule(s.spec.family);
+    render();
+  },
+  status({ connected, lag }) {
+    const c = $('conn');
+    c.classList.toggle('bad', !connected);
+    c.textContent = connected ? (lag == null ? 'connected' : `lag ${Math.round(lag)} ms`) : 'reconnecting…';
+    c.title = 'Network lag between you and the server';
+  },
+  error(reason) { toast(reason); },
+});
+
+function seatName(side) {
+  const s = app.state.seats[side === 'white' ? 0 : 1];
+  if (app.you === side) return 'You';
+  if (s.kind === 'engine') return `Engine · level ${s.level}`;
+  return app.you ? 'Your opponent' : 'Player';
+}
+
+function sideLabel(side) {
+  const fam = app.state.spec.family;
+  if (fam === 'draughts' && app.state.view?.variant === 'english') return side === 'white' ? 'White' : 'Black';
+  return side === 'white' ? 'White' : 'Black';
+}
+
+function fmtClock(ms) {
+  if (ms <= 0) return '0:00';
+  const s = ms / 1000;
+  if (s < 10) return s.toFixed(1);
+  const m = Math.floor(s / 60);
+  const h = Math.floor(m / 60);
+  const ss = String(Math.floor(s % 60)).padStart(2, '0');
+  return h ? `${h}:${String(m % 60).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+function renderPlayer(el, side) {
+  const s = app.state;
+  el.classList.toggle('to-move', s.actor === side);
+  const extra = app.module.playerExtra ? app.module.playerExtra(s, side) : '';
+  let clock = '';
+  if (s.clock) {
+    let ms = s.clock[side + '_ms'];
+    const running = s.clock.running === side && !s.result;
+    if (running) ms -= performance.now() - app.receivedAt;
+    clock = `<span class="clock ${running ? 'running' : ''} ${ms < 20000 ? 'low' : ''}" data-clock="${side}">${fmtClock(ms)}</span>`;
+  }
+  el.dataset.side = side;
+  el.innerHTML = `<span class="dot ${side}"></span><span class="name">${seatName(side)}<small>${sideLabel(side)}</small></span><span class="extra">${extra}</span>${clock}`;
+}
+
+function tickClocks() {
+  const s = app.state;
+  if (!s?.clock || s.result || !s.clock.running) return;
+  const side = s.clock.running;
+  const el = document.querySelector(`[data-clock="${side}"]`);
+  if (!el) return;
+  const ms = s.clock[side + '_ms'] - (performance.now() - app.receivedAt);
+  el.textContent = fmtClock(ms);
+  el.classList.toggle('low', ms < 20000);
+}
+setInterval(tickClocks, 100);
+
+function resultText(s) {
+  const r = s.result;
+  if (!r) return '';
+  if (app.module.resultText) {
+    const t = app.module.resultText(s);
+    if (t) return t;
+  }
+  const why = { resign: 'by resignation', time: 'on time', 'draw-agreed': 'by agreement', rules: '' }[r.reason] ?? r.reason;
+  if (!r.winner) return `Draw ${why}`.trim();
+  const who = app.you ? (r.winner === app.you ? 'You win' : 'You lose') : `${sideLabel(r.winner)} wins`;
+  return `${who} ${why}`.trim();
+}
+
+function renderStatus() {
+  const s = app.state;
+  const st = $('status');
+  const res = $('result');
+  res.classList.toggle('hidden', !s.result);
+  if (s.result) {
+    res.textContent = resultText(s);
+    res.dataset.winner = s.result.winner || 'draw';
+    st.classList.add('hidden');
+    return;
+  }
+  st.classList.remove('hidden');
+  let text;
+  let mine = false;
+  if (s.actor === 'chance') text = 'The dice are rolling…';
+  else if (s.actor === app.you) { text = 'Your turn'; mine = true; }
+  else if (s.actor === 'white' || s.actor === 'black') {
+    const seat = s.seats[s.actor === 'white' ? 0 : 1];
+    if (seat.kind === 'engine') text = `${sideLabel(s.actor)}: the engine is thinking…`;
+    else if (app.you) text = `Waiting for your opponent (${sideLabel(s.actor)})`;
+    else text = `${sideLabel(s.actor)} to play`;
+  } else text = '';
+  const hint = app.module.statusHint ? app.module.statusHint(s, app.you) : '';
+  if (hint) text += ' — ' + hint;
+  st.textContent = text;
+  st.classList.toggle('wait', !mine);
+}
+
+function renderOffer() {
+  const s = app.state;
+  const box = $('offer');
+  const draws = s.spec.family === 'draughts';
+  const drawBtn = $('draw');
+  const resign = $('resign');
+  const playing = app.you && !s.result;
+  resign.classList.toggle('hidden', !playing || !!app.module.ownResign);
+  drawBtn.classList.toggle('hidden', !(playing && draws));
+  drawBtn.disabled = s.draw_offer === app.you;
+  drawBtn.textContent = s.draw_offer === app.you ? '½ Draw offered' : '½ Offer draw';
+  if (playing && draws && s.draw_offer && s.draw_offer !== app.you) {
+    box.classList.remove('hidden');
+    box.innerHTML = '<span>Your opponent offers a draw.</span>';
+    const a = document.createElement('button'); a.textContent = 'Accept'; a.className = 'primary'; a.id = 'draw-accept';
+    a.onclick = () => act('!draw-accept');
+    const d = document.createElement('button'); d.textContent = 'Decline'; d.id = 'draw-decline';
+    d.onclick = () => act('!draw-decline');
+    box.append(a, d);
+  } else if (s.draw_offer && !s.result) {
+    box.classList.remove('hidden');
+    box.textContent = `${sideLabel(s.draw_offer)} offers a draw.`;
+  } else box.classList.add('hidden');
+}
+
+function renderMoves() {
+  const s = app.state;
+  const rows = app.module.moveRows(s);
+  const box = $('moves');
+  const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;
+  const html = rows.map((r) => `<tr><td class="n">${r.n ?? ''}</td>${r.cells.map((c, i) => `<td${r.span && i === 0 ? ` colspan="${r.span}"` : ''}>${c}</td>`).join('')}</tr>`).join('');
+  box.innerHTML = rows.length ? `<table>${html}</table>` : '<div style="padding:.5rem;color:var(--muted)">No moves yet.</div>';
+  if (atBottom || !renderMoves.done) box.scrollTop = box.scrollHeight;
+  renderMoves.done = true;
+}
+
+function renderLinks() {
+  const s = app.state;
+  const base = `${location.origin}/g/${id}`;
+  const invite = localStorage.getItem('tablier:invite:' + id);
+  let html = '';
+  const friendSeat = s.seats.some((x) => x.kind === 'human') && s.seats.every((x) => x.kind === 'human');
+  if (invite && app.you && friendSeat && !s.result) {
+    html += `<div><b>Invite your friend</b> — send this link (it gives the other seat):</div><div class="linkbox"><input readonly id="invite-link" value="${base}#t=${invite}"><button data-copy="invite-link">Copy</button></div>`;
+  }
+  html += `<div>Spectators: </div><div class="linkbox"><input readonly id="watch-link" value="${base}#watch"><button data-copy="watch-link">Copy</button></div>`;
+  html += `<div><a href="/api/games/${id}/export" download>Download the game (${{ draughts: 'PDN', backgammon: '.mat', trictrac: 'trictrac record' }[s.spec.family]})</a>`;
+  if (s.result) html += ` · <a href="/api/games/${id}/record" download="${id}.json">record for tablier verify</a>`;
+  html += '</div>';
+  const box = $('links');
+  if (box.dataset.html !== html) {
+    box.innerHTML = html;
+    box.dataset.html = html;
+    for (const b of box.querySelectorAll('[data-copy]')) b.onclick = () => { const i = $(b.dataset.copy); i.select(); navigator.clipboard?.writeText(i.value); b.textContent = 'Copied'; };
+  }
+}
+
+function renderFair() {
+  const s = app.state;
+  if (s.spec.family === 'draughts') { $('fair').classList.add('hidden'); return; }
+  let html = `<p>The server throws the dice from a secret seed. Its SHA-256 was published when the game started:</p><code id="commitment">${s.commitment}</code>`;
+  if (s.seed) html += `<p>The game is over, so here is the seed:</p><code id="seed">${s.seed}</code><p>Its SHA-256 must be the commitment above; <code>tablier verify</code> on the <a href="/api/games/${id}/record" download="${id}.json">game record</a> checks that and recomputes every roll.</p>`;
+  else html += '<p>The seed itself is revealed when the game ends, so that anyone can check every roll (<code>tablier verify</code>).</p>';
+  $('fair-body').innerHTML = html;
+  if (s.seed && !renderFair.opened) { $('fair').open = true; renderFair.opened = true; }
+}
+
+function render() {
+  const s = app.state;
+  if (!s || !app.module) return;
+  document.title = `tablier — ${FAMILY_TITLES[s.spec.family]} ${id}`;
+  $('title').textContent = app.module.title(s) + (app.you ? '' : ' · spectating');
+  const bottom = app.flipped ? 'black' : 'white';
+  const top = bottom === 'white' ? 'black' : 'white';
+  renderPlayer($('p-top'), top);
+  renderPlayer($('p-bottom'), bottom);
+  renderStatus();
+  renderOffer();
+  renderMoves();
+  renderLinks();
+  renderFair();
+  const ev = app.module.events ? app.module.events(s) : '';
+  $('events').classList.toggle('hidden', !ev);
+  $('events').innerHTML = ev;
+  app.board.render(s, app.you, app.flipped);
+}
+app.render = render;
+
+$('flip').onclick = () => { app.flipped = !app.flipped; render(); };
+$('draw').onclick = () => act('!draw-offer');
+$('resign').onclick = () => {
+  const b = $('resign');
+  if (b.dataset.confirm) { delete b.dataset.confirm; b.textContent = 'Resign'; act('!resign'); return; }
+  b.dataset.confirm = '1';
+  b.textContent = 'Really resign?';
+  setTimeout(() => { delete b.dataset.confirm; b.textContent = 'Resign'; }, 4000);
+};

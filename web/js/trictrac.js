@@ -1,0 +1,319 @@
+// The trictrac tablier: 24 flèches in four tables, the talons on the left (the petite bande),
+// each player's coin de repos beside the central bande; the marker as the real board shows it:
+// the points by jetons (two jetons = in bredouille) on the player's side, at 2 (between the
+// first and second flèche), 4 (between the third and fourth), 6 and 8 (either side of the
+// central bande), 10 (at the far bande), the holes by a fichet in the 12 holes of the
+// player's long bande, the pavillon in the petite bande. A play is built die by die like
+// backgammon; go / stay, marking and écoles as buttons when those actions are legal.
+import { el, text, lower, button, esc } from './svg.js';
+import { die, stack } from './dice.js';
+import { candidates, complete, nextHops } from './builder.js';
+
+const FW = 50; const L0 = 64; const LB = L0 + 6 * FW; const BW = 40; const R0 = LB + BW; const RE = R0 + 6 * FW; const W = RE + 34;
+const H = 620; const RIM = 30; const STRIP = 28; const PH = 200;
+const TOPF = RIM + STRIP; const BOTF = H - RIM - STRIP; const MID = H / 2; const R = 20;
+
+export function title(s) {
+  const o = s.view?.options;
+  const ecoles = o && lower(String(o.marking)) === 'ecoles';
+  return `Trictrac · partie in 12 holes · ${ecoles ? 'écoles' : 'automatic marking'}`;
+}
+
+const phaseName = (p) => (typeof p === 'string' ? p : Object.keys(p || {})[0]);
+
+export function playerExtra(s, side) {
+  const m = s.view?.marker;
+  if (!m) return '';
+  const i = side === 'white' ? 0 : 1;
+  const br = m.bredouille[i] && m.points[i] > 0 ? ' <span title="in bredouille: two jetons">(bredouille)</span>' : '';
+  const pav = m.pavillon?.holder && lower(m.pavillon.holder) === side ? ' · ⚑' : '';
+  return `holes <b data-holes="${side}">${m.holes[i]}</b>${pav}<br>points <b data-points="${side}">${m.points[i]}</b>${br}`;
+}
+
+export function statusHint(s, you) {
+  const v = s.view;
+  if (!v || s.result || s.actor !== you) return '';
+  const ph = phaseName(v.phase);
+  if (ph === 'Decide') return 'you won a hole: go (s\'en aller) or stay (tenir)?';
+  if (ph === 'Play') return s.legal.length === 1 && s.legal[0] === 'pass' ? 'no play possible' : 'click a dame, then where it goes';
+  if (ph === 'MarkGains') return 'mark your points';
+  if (ph === 'MarkGiven') return 'mark the points the roll gave you';
+  if (ph === 'ClaimWindow') return 'claim the écoles, or let them go';
+  if (ph === 'ContestGo') return 'let your opponent go, or oblige him to stay';
+  if (ph === 'AfterGiven') return 'answer the claims, or continue';
+  return '';
+}
+
+export function resultText(s) {
+  const r = s.result; const v = s.view;
+  if (!r || r.reason !== 'rules' || !v) return '';
+  const w = lower(r.winner);
+  return `${w === 'white' ? 'White' : 'Black'} wins the partie — holes ${v.marker.holes[0]}–${v.marker.holes[1]}${r.points > 1 ? ` (${r.points} points)` : ''}`;
+}
+
+export function events(s) {
+  const ev = s.view?.events || [];
+  if (!ev.length) return '';
+  return `<div style="color:var(--muted)">This roll${s.view.roll ? ` (${esc(s.view.roll)})` : ''}:</div>` + ev.map((e) => `<div data-event>${esc(e)}</div>`).join('');
+}
+
+const LABELS = { go: "S'en aller (go)", stay: 'Tenir (stay)', claim: 'Claim the écoles', decline: 'Let them go', erase: 'Erase', oblige: 'Oblige to stay', pass: 'Pass (no play)' };
+
+export function moveRows(s) {
+  const rows = [];
+  let dice = '';
+  let n = 0;
+  for (const a of s.log) {
+    if (!a.side) {
+      const m = a.action.match(/^W(\d) B(\d)$/);
+      if (m) { rows.push({ cells: [`<span class="meta">primauté: white ${m[1]}, black ${m[2]}</span>`], span: 2 }); dice = `${Math.max(m[1], m[2])}${Math.min(m[1], m[2])}`; }
+      else dice = a.action.replace(/\D/g, '');
+      continue;
+    }
+    const dot = `<span style="display:inline-block;width:.7em;height:.7em;border-radius:50%;border:1px solid #555;background:${a.side === 'white' ? '#f7f3ea' : '#2a2a2a'}"></span>`;
+    const isPlay = /\d-|pass/.test(a.action) && !a.action.startsWith('mark') && !a.action.startsWith('!');
+    let act = esc(a.action);
+    if (a.action === 'go') act = "s'en va"; else if (a.action === 'stay') act = 'tient';
+    else if (a.action.startsWith('!')) act = `<span class="meta">${{ '!resign': 'resigns', '!flag': 'loses on time' }[a.action] || a.action}</span>`;
+    rows.push({ n: ++n, cells: [`${dot} ${isPlay ? `<span class="dice">${dice}</span>` : ''}`, act] });
+    if (isPlay) dice = '';
+  }
+  return rows;
+}
+
+export function create(container, controls, ctx) {
+  const svg = el('svg', { class: 'board trictrac', viewBox: `0 0 ${W} ${H}` });
+  container.innerHTML = '';
+  container.appendChild(svg);
+  let st = null; let you = null; let flipped = false;
+  let chosen = []; let sel = null; let builtFor = null; let lastRollKey = null;
+
+  const viewer = () => (flipped ? 'black' : 'white');
+  // Display slot: 1..12 along the bottom from the left (talon) to the right, 13..24 along the
+  // top from the right back to the left.
+  const slot = (a) => (viewer() === 'white' ? a : 25 - a);
+  const slotX = (q) => { const k = q <= 12 ? q : 25 - q; return k <= 6 ? L0 + (k - 0.5) * FW : R0 + (k - 6.5) * FW; };
+  const isTop = (q) => q > 12;
+
+  const roller = () => lower(st.view.roller);
+  const playing = () => st && !st.result && st.actor === you && phaseName(st.view.phase) === 'Play';
+  const actions = () => st.view.legal.filter((a) => a.paths.length).map((a) => ({ text: a.notation, hops: a.paths.flatMap((p) => p.slice(1).map((t, i) => [p[i], t])) }));
+
+  function localFleches() {
+    const f = {};
+    for (const [a, side, n] of st.view.fleches) f[a] = { side: lower(side), n };
+    const off = [...st.view.off];
+    const me = roller();
+    for (const [a, b] of chosen) {
+      f[a].n--; if (!f[a].n) delete f[a];
+      if (b === 25 || b === 0) { off[me === 'white' ? 0 : 1]++; continue; }
+      if (!f[b]) f[b] = { side: me, n: 0 };
+      f[b].n++;
+    }
+    return { f, off };
+  }
+
+  function render(state, y, fl) {
+    st = state; you = y; flipped = fl;
+    if (builtFor !== st.v) { chosen = []; sel = null; builtFor = st.v; }
+    svg.innerHTML = '';
+    const g = el('g', {}, svg);
+    const v = st.view;
+    // The box: bandes, tables, central bande.
+    el('rect', { x: 0, y: 0, width: W, height: H, rx: 8, class: 'frame' }, g);
+    el('rect', { x: L0, y: RIM, width: 6 * FW, height: H - 2 * RIM, class: 'felt' }, g);
+    el('rect', { x: R0, y: RIM, width: 6 * FW, height: H - 2 * RIM, class: 'felt' }, g);
+    el('rect', { x: LB, y: RIM, width: BW, height: H - 2 * RIM, class: 'bar' }, g);
+    const moving = playing();
+    const { f, off } = moving ? localFleches() : { f: Object.fromEntries(v.fleches.map(([a, s, n]) => [a, { side: lower(s), n }])), off: v.off };
+    const last = lastSlots();
+    for (let q = 1; q <= 24; q++) {
+      const x = slotX(q); const top = isTop(q);
+      const base = top ? TOPF : BOTF; const tip = top ? TOPF + PH : BOTF - PH;
+      const a = viewer() === 'white' ? q : 25 - q;
+      const coin = a === 12 || a === 13;
+      const d = `M${x - FW / 2 + 2} ${base} L${x} ${tip} L${x + FW / 2 - 2} ${base} Z`;
+      el('path', { d, class: q % 2 ? 'pt-b' : 'pt-a' }, g);
+      if (last.has(q)) el('path', { d, class: 'pt-last' }, g);
+      text(g, x, top ? TOPF - 6 : BOTF + 16, a, { class: 'lbl', 'text-anchor': 'middle', 'font-weight': coin ? 700 : 400 });
+    }
+    // Table names, faintly.
+    const tname = (x, yy, s) => text(g, x, yy, s, { class: 'lbl', 'text-anchor': 'middle', opacity: 0.55, 'font-size': 10 });
+    // The tables as the bottom player names them.
+    tname(L0 + 3 * FW, MID + 14, 'petit jan');
+    tname(R0 + 3 * FW, MID + 14, 'grand jan');
+    tname(L0 + 3 * FW, MID - 6, 'jan de retour');
+    tname(R0 + 3 * FW, MID - 6, 'grand jan (opponent)');
+    // Roller's moves: sources and destinations.
+    const has = (a) => f[a] && f[a].side === roller() && f[a].n > 0;
+    const next = moving ? nextHops(actions(), chosen, has) : [];
+    const sources = new Set(next.map((h) => h[0]));
+    const dests = sel !== null ? next.filter((h) => h[0] === sel).map((h) => h[1]) : [];
+    const offDest = dests.find((d) => d === 0 || d === 25);
+    for (const d of dests) {
+      if (d === 0 || d === 25) continue;
+      const q = slot(d); const x = slotX(q); const top = isTop(q);
+      const base = top ? TOPF : BOTF; const tip = top ? TOPF + PH : BOTF - PH;
+      el('path', { d: `M${x - FW / 2 + 2} ${base} L${x} ${tip} L${x + FW / 2 - 2} ${base} Z`, class: 'pt-dest' }, g);
+    }
+    // Dames.
+    for (const [as, { side, n }] of Object.entries(f)) {
+      const a = Number(as); const q = slot(a); const top = isTop(q);
+      const cls = moving && side === roller() ? (sel === a ? 'ck-sel' : sources.has(a) ? 'ck-can' : '') : '';
+      stack(g, slotX(q), top ? TOPF : BOTF, top ? 1 : -1, n, side, { r: R, attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
+    }
+    // Borne-off dames, in the petite bande: white leaves at 24 (the top left seen from white).
+    for (const side of ['white', 'black']) {
+      const n = off[side === 'white' ? 0 : 1];
+      const topSide = (side === 'white') === (viewer() === 'white');
+      for (let i = 0; i < n; i++) el('rect', { x: 8, y: topSide ? RIM + 6 + i * 9 : H - RIM - 14 - i * 9, width: 44, height: 8, rx: 2, class: `ck-${side}` }, g);
+    }
+    if (offDest !== undefined) {
+      const topSide = (roller() === 'white') === (viewer() === 'white');
+      el('rect', { x: 4, y: topSide ? RIM : MID, width: 52, height: MID - RIM, rx: 4, class: 'pt-dest', opacity: 0.45 }, g);
+    }
+    drawMarker(g, v);
+    // Dice.
+    const roll = (v.roll || '').replace(/\D/g, '').split('').map(Number).filter((d) => d >= 1 && d <= 6);
+    if (roll.length === 2 && !st.result) {
+      const mine = roller() === viewer();
+      const cx = mine ? R0 + 3 * FW : L0 + 3 * FW;
+      const used = usedDice(roll);
+      const anim = lastRollKey !== `${st.v}:${v.roll}` && phaseName(v.phase) !== 'Decide';
+      lastRollKey = `${st.v}:${v.roll}`;
+      roll.forEach((d, i) => die(g, cx + (i - 0.5) * 48, MID + (mine ? 38 : -38), d, { size: 38, used: used[i], side: roller(), roll: anim }));
+    }
+    // Hit zones (abs numbering; 25 / 0 = off).
+    if (moving) {
+      for (let q = 1; q <= 24; q++) {
+        const a = viewer() === 'white' ? q : 25 - q;
+        const attrs = { x: slotX(q) - FW / 2, y: isTop(q) ? TOPF : BOTF - PH, width: FW, height: PH, class: 'hit', 'data-mp': a };
+        if (dests.includes(a)) attrs['data-dest'] = a;
+        el('rect', attrs, g).addEventListener('click', () => clickFleche(a));
+      }
+      const offA = roller() === 'white' ? 25 : 0;
+      const topSide = (roller() === 'white') === (viewer() === 'white');
+      const attrs = { x: 0, y: topSide ? RIM : MID, width: L0, height: MID - RIM, class: 'hit', 'data-mp': offA };
+      if (offDest !== undefined) attrs['data-dest'] = offA;
+      el('rect', attrs, g).addEventListener('click', () => clickFleche(offA));
+    }
+    renderControls();
+  }
+
+  function usedDice(roll) {
+    const used = [false, false];
+    for (const [a, b] of chosen) {
+      const d = Math.abs((b === 25 || b === 0 ? (roller() === 'white' ? 25 : 0) : b) - a);
+      let i = roll.findIndex((x, k) => !used[k] && x === d);
+      if (i < 0) i = roll.findIndex((x, k) => !used[k] && x > d);
+      if (i < 0) i = used.indexOf(false);
+      if (i >= 0) used[i] = true;
+    }
+    return used;
+  }
+
+  // The marker: jetons for points on each player's side, fichets in the holes of his long bande.
+  function drawMarker(g, v) {
+    const m = v.marker;
+    const jetonX = (p) => {
+      // 0 at the petite bande (the jetons' talon), 2 between flèches 1 and 2, 4 between 3 and 4,
+      // 6 against the central bande in the first table, 8 against it in the second, 10 at the far bande.
+      const pts = [[0, L0 - 14], [2, L0 + FW], [4, L0 + 3 * FW], [6, LB - 12], [8, R0 + 12], [10, RE - 12], [12, RE + 16]];
+      for (let i = 0; i < pts.length - 1; i++) {
+        const [p0, x0] = pts[i]; const [p1, x1] = pts[i + 1];
+        if (p >= p0 && p <= p1) return x0 + ((p - p0) / (p1 - p0)) * (x1 - x0);
+      }
+      return L0;
+    };
+    for (const side of ['white', 'black']) {
+      const i = side === 'white' ? 0 : 1;
+      const bottom = side === viewer();
+      // Holes: 12 in the long bande, one opposite each flèche of the player's side.
+      const hy = bottom ? H - RIM / 2 : RIM / 2;
+      for (let k = 1; k <= 12; k++) el('circle', { cx: slotX(k), cy: hy, r: 4, class: 'hole' }, g);
+      const h = m.holes[i];
+      const fx = h === 0 ? 30 : slotX(Math.min(h, 12));
+      const fg = el('g', { 'data-fichet': side, 'data-holes': h }, g);
+      el('rect', { x: fx - 4, y: hy - 11, width: 8, height: 22, rx: 3, class: 'fichet' }, fg);
+      el('circle', { cx: fx, cy: hy, r: 6, class: `jeton-${side}`, 'stroke-width': 2 }, fg);
+      if (h > 12) text(g, fx + 14, hy + 4, `+${h - 12}`, { class: 'lbl' });
+      const holder = m.pavillon?.holder ? lower(m.pavillon.holder) : null;
+      if (holder === side) {
+        const py = bottom ? H - RIM - 4 : RIM + 4;
+        const dir = bottom ? -1 : 1;
+        el('line', { x1: fx + 8, y1: hy, x2: fx + 8, y2: hy + dir * 22, stroke: '#e2c27a', 'stroke-width': 2 }, g);
+        el('path', { d: `M${fx + 8} ${hy + dir * 22} l14 ${-dir * 5} l-14 ${-dir * 5} Z`, class: 'pavillon', 'data-pavillon': side }, g);
+        void py;
+      }
+      // Jetons: one, or two side by side when the player is in bredouille.
+      const p = m.points[i];
+      const jy = bottom ? H - RIM - STRIP / 2 : RIM + STRIP / 2;
+      const two = m.bredouille[i] && p > 0;
+      const x = jetonX(p);
+      const jg = el('g', { 'data-jetons': side, 'data-points': p, 'data-bredouille': two ? 1 : 0 }, g);
+      el('circle', { cx: x, cy: jy, r: 9, class: `jeton-${side}` }, jg);
+      if (two) el('circle', { cx: x + 14, cy: jy, r: 9, class: `jeton-${side}` }, jg);
+      if (p % 2 === 1) text(g, x, jy + 4, p, { 'text-anchor': 'middle', 'font-size': 10, fill: side === 'white' ? '#333' : '#eee', 'pointer-events': 'none' });
+    }
+    if (!m.pavillon?.holder && !m.pavillon?.lost) {
+      // The pavillon waits in the middle hole of the petite bande.
+      el('line', { x1: 30, y1: MID + 10, x2: 30, y2: MID - 14, stroke: '#e2c27a', 'stroke-width': 2 }, g);
+      el('path', { d: `M30 ${MID - 14} l14 5 l-14 5 Z`, class: 'pavillon', 'data-pavillon': 'free' }, g);
+    }
+  }
+
+  function lastSlots() {
+    const out = new Set();
+    const last = [...st.log].reverse().find((a) => a.side && /\d-/.test(a.action) && !a.action.startsWith('mark'));
+    if (!last) return out;
+    for (const n of last.action.match(/\d+/g) || []) { const a = Number(n); if (a >= 1 && a <= 24) out.add(slot(a)); }
+    return out;
+  }
+
+  function clickFleche(a) {
+    const { f } = localFleches();
+    const has = (x) => f[x] && f[x].side === roller() && f[x].n > 0;
+    const next = nextHops(actions(), chosen, has);
+    if (sel !== null) {
+      const h = next.find((x) => x[0] === sel && x[1] === a);
+      if (h) { chosen.push(h); sel = null; render(st, you, flipped); return; }
+    }
+    const from = next.filter((x) => x[0] === a);
+    if (!from.length) { sel = null; render(st, you, flipped); return; }
+    const targets = [...new Set(from.map((x) => x[1]))];
+    if (targets.length === 1) { chosen.push(from[0]); sel = null; } else sel = sel === a ? null : a;
+    render(st, you, flipped);
+  }
+
+  function renderControls() {
+    controls.innerHTML = '';
+    if (!st || st.result || st.actor !== you) return;
+    const legal = st.legal;
+    const ph = phaseName(st.view.phase);
+    if (ph === 'Play' && actions().length) {
+      const done = complete(actions(), chosen);
+      button(controls, 'Undo', () => { chosen.pop(); sel = null; render(st, you, flipped); }, '', { id: 'tt-undo' }).disabled = !chosen.length;
+      const end = button(controls, done ? `End turn: ${done.text}` : 'End turn', () => done && ctx.act(done.text), 'primary', { id: 'tt-end' });
+      end.disabled = !done;
+      if (!done && chosen.length && !candidates(actions(), chosen).length) { const h = document.createElement('span'); h.className = 'hint'; h.textContent = 'not a legal play: undo'; controls.appendChild(h); }
+    }
+    const words = legal.filter((t) => !/^\d/.test(t));
+    const groups = {};
+    for (const t of words) {
+      const m = t.match(/^(mark|ecole|warn) (\d+)$/);
+      if (m) (groups[m[1]] ||= []).push(Number(m[2]));
+      else button(controls, LABELS[t] || t, () => ctx.act(t), t === 'go' || t === 'pass' ? 'primary' : '', { 'data-act': t });
+    }
+    const gl = { mark: 'Mark', ecole: 'Claim an école of', warn: 'Warn of' };
+    for (const [k, nums] of Object.entries(groups)) {
+      if (nums.length <= 6) { for (const n of nums) button(controls, `${gl[k]} ${n}`, () => ctx.act(`${k} ${n}`), k === 'mark' ? 'primary' : '', { 'data-act': `${k} ${n}` }); continue; }
+      const sel2 = document.createElement('select');
+      for (const n of nums) { const o = document.createElement('option'); o.value = n; o.textContent = n; sel2.appendChild(o); }
+      const lbl = document.createElement('span'); lbl.className = 'hint'; lbl.textContent = gl[k];
+      controls.append(lbl, sel2);
+      button(controls, 'OK', () => ctx.act(`${k} ${sel2.value}`), 'primary', { 'data-act-group': k });
+    }
+  }
+
+  return { render };
+}

@@ -22,35 +22,93 @@
 //! a hole he may go instead (n°163): points erased, relevé, and he throws anew.
 //!
 //! # Écoles mode (RULES.md §9)
-//! A player marks the points he declares (`Mark(k)`); the holes follow from the points. If
-//! `k` differs from what is due, the difference is an *école*:
-//! * *par trop* (n°166): the over-marking is corrected at once (we assume the opponent always
-//!   erases it, n°187), and the excess becomes claimable;
-//! * *par moins* (n°166): the player keeps only what he marked; the missing points become
-//!   claimable.
+//! Each player marks his own points as actions; the program moves the jetons and fichets
+//! from the points declared, and keeps what was due, so that it can tell an école.
 //!
-//! The opponent may claim (`Claim`, all or nothing, n°187) or let go (`Decline`) each école of
-//! the other player, before he throws himself (n°167):
-//! * an école made when marking one's gains is consummated when one plays (n°167, n°171); the
-//!   opponent claims it when he marks the points given to him, after the move (n°188–189),
-//!   before marking them;
-//! * an école made when marking given points is consummated when one throws (n°167); the
-//!   opponent claims it right after that throw ([`Phase::ClaimWindow`]), before the roller
-//!   marks his gains, because école points are acquired before the next roll's points
-//!   (n°200).
+//! The turn of the roller R, his opponent O (each window lists what may be done there; a
+//! window closes with its last action, and an école not claimed in its window is lost for the
+//! claimant, without penalty — no école d'école, n°182):
+//! 1. R throws. [`Phase::ClaimWindow`] (O), if R left an école when marking the points
+//!    given to him last turn: it is consummated by the throw (n°167) and its points come
+//!    before R's new points (n°200).
+//! 2. [`Phase::MarkGains`] (R): `Mark(k)` or `Warn(k)`; he may also answer O's claims of
+//!    step 1 (fausse école, augmentation d'école).
+//! 3. [`Phase::Decide`] (R) if his marking made a hole: `Go` or `Stay`.
+//!    [`Phase::ContestGo`] (O) if he went on an over-marking.
+//! 4. [`Phase::Play`] (R, or O after a contested go).
+//! 5. [`Phase::MarkGiven`] (O): claims of R's écoles of step 2, then `Mark(k)` of the given
+//!    points.
+//! 6. [`Phase::AfterGiven`] (R), if O claimed anything or omitted given points: answers and
+//!    `Oblige`, before O throws.
 //!
-//! École points never let the claimant go (n°185); an école not claimed in time is lost for
-//! him (no école d'école, n°182); going cancels the goer's écoles of that roll (n°169). Claims
-//! are only offered when an école exists: *fausse école* (n°183), *augmentation d'école*
-//! (n°194), the warnings of n°176–177 and errors in playing (n°192, n°213: our plays are
-//! always legal) are not modelled.
+//! Paragraph by paragraph (book section II, chapter X, and RULES.md §9):
+//! * n°164–166 (école par trop, par moins, its value): `Mark(k)` with `k` ≠ the points due
+//!   records an [`Ecole`] of the difference; the opponent may take it (`Claim`).
+//! * n°167 (when an école is made): an over-marking stands on the marker (holes included)
+//!   until the opponent erases or claims it in his window; not claimed, it is kept. An
+//!   under-marking of one's gains can still be completed (`Mark(k)` in `Decide`/`Play`) until
+//!   a dame is touched, and is claimable only after the play; an under-marking of given points
+//!   is made when one throws.
+//! * n°168: advice, nothing to model.
+//! * n°169: forgotten points de reste are an école par moins (marking is in points, so the
+//!   jeton-level slips of its second ¶ cannot happen); no école when one goes: going drops
+//!   the goer's écoles.
+//! * n°170, n°173, n°180, n°193: `Go` after an over-marking opens [`Phase::ContestGo`]: O may
+//!   let him go (`Decline`, the holes are acquired), or make him stay — his marking corrected,
+//!   with (`Claim`, `Ecole(k)`) or without (`Erase`) taking the école — and then O chooses
+//!   R's play ("jouer à son désavantage les dames levées"). Under-marked holes and going only
+//!   lose the holes (n°173 2nd ¶).
+//! * n°171: each player marks before the next act (R before playing, O before throwing).
+//! * n°172 (words and marks): only marks are actions; what a player says is not modelled.
+//! * n°174, n°178, n°184 (double hole marked simple or the reverse), n°190, n°191, n°195:
+//!   slips of jetons and fichets; the program places them from the points marked, so they
+//!   cannot occur. A hole too many or too few is a 12-point école (n°184) and a hole won
+//!   without moving the jeton and not marked an école of that hole (n°179).
+//! * n°175, n°181 (points démarqués): no action erases one's own points, and `Erase` is
+//!   offered only where there is an over-marking: a wrong erase cannot be made.
+//! * n°176 (*je ne marque pas*): `Warn(k)` instead of `Mark(k)`: nothing moves; if a marking
+//!   of O's in that turn makes a hole, the warning counts as R's marking and interrupts O's
+//!   run (a simple hole); otherwise R's points are lost and O keeps his bredouille. `k` is
+//!   what R believes he wins: less than due is an école par moins (2nd ¶: O's école gives
+//!   him the hole, simple because of the warning).
+//! * n°177: an over-marking by a wrongly warned O can only be erased (`Erase`), not claimed.
+//! * n°182: `Decline`, or closing the window, drops the école without penalty.
+//! * n°183 (fausse école): `Ecole(k)` claims `k` points on one's own judgement; with no école
+//!   (or beyond it), the claimant has marked points he has not, an école par trop the other
+//!   may erase or take in his next window.
+//! * n°185 (oblige to mark a hole): in [`Phase::AfterGiven`], before O throws, R may
+//!   `Oblige` O to mark the given points he omitted; after the throw it is too late.
+//! * n°186: `Oblige` also makes R mark his omitted gains (in `MarkGiven`); the other remedies
+//!   are `Claim` and `Erase`.
+//! * n°187 (école entière): an école is taken whole (`Ecole(k)` with `k` below it takes it
+//!   all); `Erase` erases an over-marking without taking it; separate écoles are separate.
+//! * n°188–189 (wait to claim): claims of R's écoles come after his play.
+//! * n°192, n°196 (remplir, conserver, privilège): marking a fill or conservation one does not
+//!   make is an école par trop like any other; our plays are always legal, so the obligation
+//!   to fill or conserve is enforced by the legal plays (the opponent's forcing or forbidding a
+//!   fill after an error cannot arise).
+//! * n°194 (augmentation d'école): contesting a right claim with `Ecole(k)` is a false claim
+//!   like n°183, which the first claimant may take in turn.
+//! * n°197 (école impossible): an under-marking of one's gains is made only by touching a
+//!   dame; with nothing to play (`pass`) it cannot be claimed. The late correction of its
+//!   first ¶ (erasing the opponent's holes afterwards) is not modelled: the window closes.
+//!   Its last ¶ (the last hole of the partie marked wrongly): a partie ordinaire does not end
+//!   on holes the opponent may still correct.
+//! * n°198–201: n°200 is the claim window before the throw's points; n°199 and n°201 concern
+//!   dames played wrongly, which our legal plays exclude.
+//!
+//! Claims and erases correct the marker by replaying the markings of the turn with the
+//! wrong one set to its due value, so bredouilles and holes come out as if the right points
+//! had been marked (n°183 2°: "on reprend son trou avec deux points et on en ajoute
+//! quatre").
 //!
 //! # Game record
 //! JSON lines: a header `{"game":"trictrac","options":{…}}`, then one line per action
 //! `{"by":"chance"|"white"|"black","action":"<notation>","points":[w,b],"holes":[w,b]}` with
 //! the marker after the action. [`Trictrac::replay`] re-applies every action and checks the
 //! marker. Action notation: `W5 B3` (primauté: White's die, Black's die), `6-5` (roll),
-//! plays as in [`crate::plays`], `go`, `stay`, `mark 4`, `claim`, `decline`.
+//! plays as in [`crate::plays`], `go`, `stay`, `mark 4`, `claim`, `decline`, `ecole 4`,
+//! `erase`, `oblige`, `warn 4`.
 
 use crate::board::Board;
 use crate::marker::{marque_value, settle, Marker, Settlement};

@@ -68,9 +68,12 @@
 //!   throw of the new relevé unless he goes;
 //! * the partie ordinaire is worth 1 to the winner, or with [`Options::stakes`] Guiton's
 //!   multipliers (ch. VIII, A13: [`marker::stake`]); in the partie à écrire the consolation is 2, 4 after a refait, 6
-//!   after two (n°226, A11), and the outcome is the difference of the marqués' values
-//!   (postillons and queue, n°227–237, are not computed);
-//! * écoles: see [`game`] for the simplified timing we implement.
+//!   after two (n°226, A11); the outcome is the final settlement by paper and pencil
+//!   (n°233): the values of the marqués each lost plus his postillons (28 jetons for the
+//!   first marqué lost beyond half, 8 for each other, n°227), the difference to the winner;
+//!   [`Trictrac::settlement`] and [`marker::settle`] also count the jetons des marqués
+//!   (n°228), fiches (five jetons make one, n°230) and the queue (n°229);
+//! * écoles: every paragraph of RULES.md §9 and how it is modelled is listed in [`game`].
 //!
 //! # Where the book's examples and the rules disagree
 //! The tests follow the rules and say why (TEST_VECTORS.md §9): n°55 (fig. 8, 5-5 does fill

@@ -16,7 +16,17 @@ pub fn choose(table: &dyn Table, side: Side, level: u8, rng: &mut impl Rng) -> O
     if table.actor() != Actor::Player(side) {
         return None;
     }
-    let legal = table.legal();
+    let all = table.legal();
+    // Resigning is never the simple engine's idea (unless nothing else is legal).
+    let legal: Vec<String> = match all
+        .iter()
+        .filter(|t| !t.starts_with("resign"))
+        .cloned()
+        .collect::<Vec<_>>()
+    {
+        v if v.is_empty() => all,
+        v => v,
+    };
     if legal.is_empty() {
         return None;
     }
@@ -26,16 +36,17 @@ pub fn choose(table: &dyn Table, side: Side, level: u8, rng: &mut impl Rng) -> O
     let depth = u32::from(level.min(MAX_LEVEL));
     let mut best: Option<(f64, &String)> = None;
     for text in &legal {
-        // Resigning is never the simple engine's idea.
-        if text.starts_with("resign") {
-            continue;
-        }
         let mut t = table.boxed_clone();
         if t.apply(text).is_err() {
             continue;
         }
-        let v = search(t.as_ref(), side, depth - 1, f64::NEG_INFINITY, f64::INFINITY)
-            + rng.gen_range(0.0..0.01);
+        let v = search(
+            t.as_ref(),
+            side,
+            depth - 1,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+        ) + rng.gen_range(0.0..0.01);
         if best.is_none_or(|(b, _)| v > b) {
             best = Some((v, text));
         }

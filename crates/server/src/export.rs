@@ -19,7 +19,11 @@ pub fn export(room: &Room) -> Result<(&'static str, String), String> {
     // Backgammon: the match file is written from the actions, through the rules crate.
     let record = room.record();
     let length = room.spec.game.match_length.unwrap_or(0);
-    let mut options = if length == 0 { Options::money() } else { Options::match_to(length) };
+    let mut options = if length == 0 {
+        Options::money()
+    } else {
+        Options::match_to(length)
+    };
     if length == 0 {
         options.jacoby = room.spec.game.jacoby.unwrap_or(true);
         options.beavers = room.spec.game.beavers.unwrap_or(false);

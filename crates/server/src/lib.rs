@@ -115,7 +115,10 @@ impl Hub {
         };
         let ids = hub.store.unfinished().await.map_err(|e| e.to_string())?;
         for id in ids {
-            let room = hub.load(&id).await.map_err(|e| format!("game {id}: {e:?}"))?;
+            let room = hub
+                .load(&id)
+                .await
+                .map_err(|e| format!("game {id}: {e:?}"))?;
             if let Some(room) = room {
                 hub.kick(room).await;
             }
@@ -134,7 +137,10 @@ impl Hub {
         }
         let internal = |e: store::StoreError| {
             tracing::error!("{e}");
-            ApiError(StatusCode::SERVICE_UNAVAILABLE, "storage unavailable".into())
+            ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "storage unavailable".into(),
+            )
         };
         let Some(game) = self.store.game(id).await.map_err(internal)? else {
             return Ok(None);
@@ -142,7 +148,10 @@ impl Hub {
         let actions = self.store.actions(id).await.map_err(internal)?;
         let room = Room::restore(&game, actions).map_err(|e| {
             tracing::error!("game {id} does not replay: {e}");
-            ApiError(StatusCode::INTERNAL_SERVER_ERROR, "this game's record is damaged".into())
+            ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "this game's record is damaged".into(),
+            )
         })?;
         let room = Arc::new(Mutex::new(room));
         rooms.insert(id.to_owned(), room.clone());
@@ -213,8 +222,10 @@ async fn create_game(
     State(hub): State<Hub>,
     body: Result<Json<CreateGame>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Json(req) = body.map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.body_text()))?;
-    let seats = req.seats.unwrap_or([SeatKind::Human, SeatKind::Engine { level: 1 }]);
+    let Json(req) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let seats = req
+        .seats
+        .unwrap_or([SeatKind::Human, SeatKind::Engine { level: 1 }]);
     for s in &seats {
         if let SeatKind::Engine { level } = s {
             if *level > engine::MAX_LEVEL {
@@ -227,7 +238,10 @@ async fn create_game(
     }
     if let Some(c) = req.clock {
         if c.initial_s == 0 || c.initial_s > 24 * 3600 || c.increment_s > 3600 {
-            return Err(ApiError(StatusCode::BAD_REQUEST, "a clock of 1 s to 24 h, and an increment up to an hour".into()));
+            return Err(ApiError(
+                StatusCode::BAD_REQUEST,
+                "a clock of 1 s to 24 h, and an increment up to an hour".into(),
+            ));
         }
     }
     let id = new_token(&mut rand::thread_rng(), 8);
@@ -242,13 +256,19 @@ async fn create_game(
     Ok(Json(json!({ "id": id, "tokens": tokens })))
 }
 
-async fn game_state(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn game_state(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
     let state = room.lock().await.state();
     Ok(Json(state))
 }
 
-async fn game_record(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+async fn game_record(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
     let record = room.lock().await.record();
     Ok(Json(record))
@@ -266,13 +286,16 @@ async fn act_http(
     Path(id): Path<String>,
     body: Result<Json<ActBody>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Json(body) = body.map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.body_text()))?;
+    let Json(body) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
     {
         let mut r = room.lock().await;
-        let side = r
-            .seat_of(&body.token)
-            .ok_or_else(|| ApiError(StatusCode::FORBIDDEN, "that token opens no seat of this game".into()))?;
+        let side = r.seat_of(&body.token).ok_or_else(|| {
+            ApiError(
+                StatusCode::FORBIDDEN,
+                "that token opens no seat of this game".into(),
+            )
+        })?;
         r.act(&hub.store, side, &body.action).await?;
     }
     hub.kick(room.clone()).await;
@@ -306,12 +329,12 @@ async fn ws_handler(
 ) -> Result<Response, ApiError> {
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
     let seat = match &q.token {
-        Some(t) => Some(
-            room.lock()
-                .await
-                .seat_of(t)
-                .ok_or_else(|| ApiError(StatusCode::FORBIDDEN, "that token opens no seat of this game".into()))?,
-        ),
+        Some(t) => Some(room.lock().await.seat_of(t).ok_or_else(|| {
+            ApiError(
+                StatusCode::FORBIDDEN,
+                "that token opens no seat of this game".into(),
+            )
+        })?),
         None => None,
     };
     Ok(ws
@@ -320,7 +343,13 @@ async fn ws_handler(
 }
 
 /// One WebSocket client: the state on every change; a seat's actions in.
-async fn client(hub: Hub, room: Arc<Mutex<Room>>, seat: Option<Side>, seen: Option<u64>, socket: WebSocket) {
+async fn client(
+    hub: Hub,
+    room: Arc<Mutex<Room>>,
+    seat: Option<Side>,
+    seen: Option<u64>,
+    socket: WebSocket,
+) {
     let (mut tx, mut rx) = socket.split();
     let (mut events, state, version) = {
         let r = room.lock().await;
@@ -364,7 +393,12 @@ async fn client(hub: Hub, room: Arc<Mutex<Room>>, seat: Option<Side>, seen: Opti
     writer.abort();
 }
 
-async fn handle_message(hub: &Hub, room: &Arc<Mutex<Room>>, seat: Option<Side>, text: &str) -> Value {
+async fn handle_message(
+    hub: &Hub,
+    room: &Arc<Mutex<Room>>,
+    seat: Option<Side>,
+    text: &str,
+) -> Value {
     let msg: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(_) => return json!({"t": "error", "reason": "messages are JSON objects"}),
@@ -446,7 +480,10 @@ pub async fn serve(addr: SocketAddr, database: &str) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    println!("tablier: serving on http://{}", listener.local_addr().map_err(|e| e.to_string())?);
+    println!(
+        "tablier: serving on http://{}",
+        listener.local_addr().map_err(|e| e.to_string())?
+    );
     axum::serve(listener, router(hub))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
@@ -454,4 +491,3 @@ pub async fn serve(addr: SocketAddr, database: &str) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())
 }
-

@@ -250,7 +250,9 @@ impl Room {
                     a.action
                 ));
             }
-            self.table.apply(&drawn).map_err(|e| format!("action {n}: {e}"))?;
+            self.table
+                .apply(&drawn)
+                .map_err(|e| format!("action {n}: {e}"))?;
         } else {
             let side = side_from(&a.side).ok_or(format!("action {n}: bad side"))?;
             self.apply_player(side, &a.action)
@@ -436,7 +438,10 @@ impl Room {
         self.log.extend(pending);
         self.draw_chance(at);
         let new = self.log[before.3..].to_vec();
-        let result = self.result.as_ref().map(|r| serde_json::to_string(r).expect("json"));
+        let result = self
+            .result
+            .as_ref()
+            .map(|r| serde_json::to_string(r).expect("json"));
         if let Err(e) = store.append(&self.id, &new, result.as_deref()).await {
             // Nothing was stored: undo everything.
             self.table = before_table;
@@ -456,7 +461,10 @@ impl Room {
             let Some(text) = self.table.chance(&mut self.dice) else {
                 break;
             };
-            let written = self.table.apply(&text).expect("the game's own chance action");
+            let written = self
+                .table
+                .apply(&text)
+                .expect("the game's own chance action");
             self.log.push(StoredAction {
                 n: self.log.len() as i64 + 1,
                 side: String::new(),

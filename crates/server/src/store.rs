@@ -93,9 +93,15 @@ impl Store {
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if sqlite {
-                        sqlx::query("PRAGMA journal_mode = WAL").execute(&mut *conn).await?;
-                        sqlx::query("PRAGMA synchronous = NORMAL").execute(&mut *conn).await?;
-                        sqlx::query("PRAGMA busy_timeout = 5000").execute(&mut *conn).await?;
+                        sqlx::query("PRAGMA journal_mode = WAL")
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query("PRAGMA synchronous = NORMAL")
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query("PRAGMA busy_timeout = 5000")
+                            .execute(&mut *conn)
+                            .await?;
                     }
                     Ok(())
                 })
@@ -227,12 +233,11 @@ impl Store {
     /// # Errors
     /// On a database error.
     pub async fn actions(&self, game: &str) -> Result<Vec<StoredAction>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT n, side, action, at_ms FROM actions WHERE game_id = $1 ORDER BY n",
-        )
-        .bind(game)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows =
+            sqlx::query("SELECT n, side, action, at_ms FROM actions WHERE game_id = $1 ORDER BY n")
+                .bind(game)
+                .fetch_all(&self.pool)
+                .await?;
         rows.iter()
             .map(|r| {
                 Ok(StoredAction {

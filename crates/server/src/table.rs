@@ -76,7 +76,11 @@ pub trait Export {
 impl<G: tablier_draughts::Geometry> Export for tablier_draughts::game::Game<G> {
     fn export(&self) -> (&'static str, &'static str, String) {
         let pdn = tablier_draughts::replay::to_pdn(self, &[("Event", "tablier")]);
-        ("application/x-pdn", "pdn", tablier_draughts::pdn::write_pdn(&pdn))
+        (
+            "application/x-pdn",
+            "pdn",
+            tablier_draughts::pdn::write_pdn(&pdn),
+        )
     }
 }
 
@@ -129,7 +133,8 @@ impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::game::Game<G>
 impl Evaluate for tablier_backgammon::game::Match {
     fn evaluate(&self, side: Side) -> f64 {
         let score = self.score();
-        let mut v = 50.0 * (f64::from(score[side.index()]) - f64::from(score[side.opposite().index()]));
+        let mut v =
+            50.0 * (f64::from(score[side.index()]) - f64::from(score[side.opposite().index()]));
         let p = if self.turn() == side {
             self.position()
         } else {
@@ -191,9 +196,7 @@ where
     }
 
     fn chance(&self, dice: &mut dyn Dice) -> Option<String> {
-        self.0
-            .chance_action(dice)
-            .map(|a| self.0.format_action(&a))
+        self.0.chance_action(dice).map(|a| self.0.format_action(&a))
     }
 
     fn outcome(&self) -> Option<Outcome> {

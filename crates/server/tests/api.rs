@@ -1,0 +1,308 @@
+//! The HTTP API without a socket (`tower::ServiceExt::oneshot` on the router), on a real
+//! SQLite database in a temporary folder: creating games of every family, acting with a
+//! seat's token, and every kind of bad request refused with a reason and no change.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tablier_server::store::Store;
+use tablier_server::{router, Hub};
+use tower::ServiceExt;
+
+async fn app() -> (axum::Router, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!(
+        "tablier-api-{}-{}",
+        std::process::id(),
+        rand_suffix()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = Store::open(&format!("sqlite://{}", dir.join("t.sqlite").display()))
+        .await
+        .unwrap();
+    (router(Hub::new(store).await.unwrap()), dir)
+}
+
+fn rand_suffix() -> u64 {
+    use std::time::{SystemTime, UNIX_EPOCH};
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+}
+
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<String>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if body.is_some() {
+        req = req.header("content-type", "application/json");
+    }
+    let resp = app
+        .clone()
+        .oneshot(req.body(body.map_or_else(Body::empty, Body::from)).unwrap())
+        .await
+        .unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into()));
+    (status, value)
+}
+
+async fn create(app: &axum::Router, spec: Value) -> (String, Vec<Option<String>>) {
+    let (status, v) = call(app, "POST", "/api/games", Some(spec.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let tokens = v["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().map(str::to_owned))
+        .collect();
+    (v["id"].as_str().unwrap().to_owned(), tokens)
+}
+
+async fn act(app: &axum::Router, id: &str, token: &str, action: &str) -> (StatusCode, Value) {
+    call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/act"),
+        Some(json!({"token": token, "action": action}).to_string()),
+    )
+    .await
+}
+
+async fn state(app: &axum::Router, id: &str) -> Value {
+    let (status, v) = call(app, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    v
+}
+
+const TWO_HUMANS: &str = r#"[{"kind":"human"},{"kind":"human"}]"#;
+
+#[tokio::test]
+async fn every_family_starts_and_takes_a_legal_action() {
+    let (app, _dir) = app().await;
+    let seats: Value = serde_json::from_str(TWO_HUMANS).unwrap();
+    for spec in [
+        json!({"family": "draughts", "variant": "international", "seats": seats}),
+        json!({"family": "draughts", "variant": "brazilian", "seats": seats}),
+        json!({"family": "draughts", "variant": "canadian", "seats": seats}),
+        json!({"family": "draughts", "variant": "english", "seats": seats}),
+        json!({"family": "backgammon", "match_length": 5, "seats": seats}),
+        json!({"family": "backgammon", "seats": seats}),
+        json!({"family": "trictrac", "seats": seats}),
+        json!({"family": "trictrac", "ecoles": true, "seats": seats}),
+    ] {
+        let (id, tokens) = create(&app, spec.clone()).await;
+        let s = state(&app, &id).await;
+        let actor = s["actor"].as_str().unwrap();
+        assert!(actor == "white" || actor == "black", "{spec}: {s}");
+        let token = tokens[usize::from(actor == "black")].clone().unwrap();
+        let first = s["legal"][0].as_str().unwrap().to_owned();
+        let v0 = s["v"].as_u64().unwrap();
+        let (status, after) = act(&app, &id, &token, &first).await;
+        assert_eq!(status, StatusCode::OK, "{spec}: {after}");
+        assert!(after["v"].as_u64().unwrap() > v0);
+        assert_eq!(
+            after["log"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|a| a["action"] == first.as_str())
+                .count()
+                >= 1,
+            true
+        );
+        // The commitment is public from the start, the seed is not.
+        assert_eq!(after["commitment"].as_str().unwrap().len(), 64);
+        assert!(after["seed"].is_null());
+    }
+}
+
+#[tokio::test]
+async fn bad_requests_are_refused_with_a_reason_and_change_nothing() {
+    let (app, _dir) = app().await;
+    let (status, v) = call(&app, "POST", "/api/games", Some("{not json".into())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(r#"{"family":"chess"}"#.into()),
+    )
+    .await;
+    assert!(status.is_client_error(), "{v}");
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(r#"{"family":"draughts","variant":"frisian"}"#.into()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(v["error"]
+        .as_str()
+        .unwrap()
+        .contains("unknown draughts variant"));
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(
+            r#"{"family":"draughts","seats":[{"kind":"engine","level":99},{"kind":"human"}]}"#
+                .into(),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = call(&app, "GET", "/api/games/nosuchgame", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = call(&app, "GET", "/api/games/..%2F..%2Fetc", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    let seats: Value = serde_json::from_str(TWO_HUMANS).unwrap();
+    let (id, tokens) = create(
+        &app,
+        json!({"family": "draughts", "variant": "international", "seats": seats}),
+    )
+    .await;
+    let white = tokens[0].clone().unwrap();
+    let black = tokens[1].clone().unwrap();
+    let before = state(&app, &id).await;
+    for (token, action, code, words) in [
+        ("guess", "32-28", StatusCode::FORBIDDEN, "opens no seat"),
+        (
+            black.as_str(),
+            "19-23",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not your turn",
+        ),
+        (
+            white.as_str(),
+            "32-23",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "",
+        ),
+        (
+            white.as_str(),
+            "!flag",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "clock",
+        ),
+        (
+            white.as_str(),
+            "!draw-accept",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "no draw",
+        ),
+        (
+            white.as_str(),
+            "!teleport",
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown",
+        ),
+    ] {
+        let (status, v) = act(&app, &id, token, action).await;
+        assert_eq!(status, code, "{action}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains(words),
+            "{action}: {v}"
+        );
+        assert_eq!(state(&app, &id).await, before, "{action} changed the game");
+    }
+    // An oversized body is refused before it is read.
+    let huge = json!({"token": white, "action": "x".repeat(40_000)}).to_string();
+    let (status, _) = call(&app, "POST", &format!("/api/games/{id}/act"), Some(huge)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    // A long action is refused too.
+    let (status, _) = act(&app, &id, &white, &"3".repeat(500)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(state(&app, &id).await, before);
+}
+
+#[tokio::test]
+async fn a_client_cannot_choose_the_dice() {
+    let (app, _dir) = app().await;
+    let seats: Value = serde_json::from_str(TWO_HUMANS).unwrap();
+    let (id, tokens) = create(&app, json!({"family": "backgammon", "seats": seats})).await;
+    let s = state(&app, &id).await;
+    // The opening throw was made by the server when the game was created.
+    assert_eq!(s["log"][0]["side"], "");
+    let mover = usize::from(s["actor"] == "black");
+    let token = tokens[mover].clone().unwrap();
+    let other = tokens[1 - mover].clone().unwrap();
+    let first = s["legal"][0].as_str().unwrap().to_owned();
+    act(&app, &id, &token, &first).await;
+    // The other side must roll or double: naming dice is refused.
+    let before = state(&app, &id).await;
+    for text in ["6-6", "opening 6-5", "roll 6-6"] {
+        let (status, v) = act(&app, &id, &other, text).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{text}: {v}");
+        assert_eq!(state(&app, &id).await, before);
+    }
+    let (status, after) = act(&app, &id, &other, "roll").await;
+    assert_eq!(status, StatusCode::OK);
+    // The server threw: the dice are in the log as a chance entry.
+    let last = after["log"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["side"], "");
+}
+
+#[tokio::test]
+async fn a_finished_game_reveals_its_seed_and_verifies() {
+    let (app, _dir) = app().await;
+    // Two engine seats at random play a money game to its end.
+    let (id, _) = create(
+        &app,
+        json!({"family": "backgammon", "cube": false, "seats": [{"kind":"engine","level":0},{"kind":"engine","level":0}]}),
+    )
+    .await;
+    let mut s = state(&app, &id).await;
+    for _ in 0..600 {
+        if !s["result"].is_null() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        s = state(&app, &id).await;
+    }
+    assert!(!s["result"].is_null(), "the engines finished the game");
+    assert_eq!(s["seed"].as_str().unwrap().len(), 64);
+    let (status, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    let v = tablier_server::room::verify(&record).unwrap();
+    assert!(v.rolls > 10, "{v:?}");
+    // A record whose dice were changed does not verify.
+    let mut forged = record.clone();
+    let actions = forged["actions"].as_array_mut().unwrap();
+    let i = actions
+        .iter()
+        .position(|a| a["side"] == "" && a["action"] != "6-6")
+        .unwrap();
+    actions[i]["action"] = json!("6-6");
+    assert!(tablier_server::room::verify(&forged).is_err());
+    // Nor does a seed that is not the committed one.
+    let mut forged = record.clone();
+    forged["seed"] = json!("00".repeat(32));
+    assert!(tablier_server::room::verify(&forged)
+        .unwrap_err()
+        .contains("commitment"));
+    // The match file.
+    let (status, text) = call(&app, "GET", &format!("/api/games/{id}/export"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(text.as_str().unwrap().contains("0 point match"), "{text}");
+}
+
+#[tokio::test]
+async fn the_home_page_and_the_game_page_are_served() {
+    let (app, _dir) = app().await;
+    let (status, body) = call(&app, "GET", "/", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.as_str().unwrap().contains("<"));
+    let (status, _) = call(&app, "GET", "/g/abcdefgh", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = call(&app, "GET", "/static/../Cargo.toml", None).await;
+    assert!(status.is_client_error());
+}

@@ -90,9 +90,11 @@
 //! * n°194 (augmentation d'école): contesting a right claim with `Ecole(k)` is a false claim
 //!   like n°183, which the first claimant may take in turn.
 //! * n°197 (école impossible): an under-marking of one's gains is made only by touching a
-//!   dame; with nothing to play (`pass`) it cannot be claimed. The late correction of its
-//!   first ¶ (erasing the opponent's holes afterwards) is not modelled: the window closes.
-//!   Its last ¶ (the last hole of the partie marked wrongly): a partie ordinaire does not end
+//!   dame; with nothing to play (`pass`) it cannot be claimed. Recognising it before
+//!   throwing again, R completes his marking in [`Phase::AfterGiven`] (`Mark(k)`): his
+//!   points are counted before the given ones (the opponent's holes they no longer make are
+//!   erased), and if they make a hole he may go, the opponent then marking nothing from the
+//!   roll. Its second ¶ (provoking the opponent to throw) is not modelled. Its last ¶ (the last hole of the partie marked wrongly): a partie ordinaire does not end
 //!   on holes the opponent may still correct.
 //! * n°198–201: n°200 is the claim window before the throw's points; n°199 and n°201 concern
 //!   dames played wrongly, which our legal plays exclude.
@@ -260,6 +262,10 @@ pub struct Ecole {
     /// For an école par trop: the marking in the turn's ledger to correct, and to what.
     #[serde(skip)]
     entry: Option<(usize, u32)>,
+    /// For an école par moins on one's gains: the marking in the ledger, which its maker may
+    /// still complete while the école is not made (n°167, n°197).
+    #[serde(skip)]
+    marking: Option<usize>,
 }
 
 /// A finished marqué of the partie à écrire.
@@ -337,6 +343,10 @@ pub struct Trictrac {
     warning: Option<Side>,
     /// The roller's opponent plays the roll (a contested go, n°170).
     forced: bool,
+    /// Écoles: the roller completed his marking after the opponent marked (n°197) and may go.
+    late: bool,
+    /// Écoles: the opponent's marking of the given points this turn, in the ledger.
+    given_entry: Option<usize>,
 }
 
 /// One marking of points: who, how many, and whether the other had warned "je ne marque
@@ -381,6 +391,8 @@ impl PartialEq for Trictrac {
             && self.claimed == other.claimed
             && self.warning == other.warning
             && self.forced == other.forced
+            && self.late == other.late
+            && self.given_entry == other.given_entry
     }
 }
 
@@ -407,6 +419,8 @@ impl Trictrac {
             claimed: [false; 2],
             warning: None,
             forced: false,
+            late: false,
+            given_entry: None,
         }
     }
 
@@ -522,7 +536,11 @@ impl Trictrac {
     /// this marking makes a hole: it interrupts this player's run (n°176). Returns the
     /// ledger index and the holes made.
     fn mark(&mut self, side: Side, k: u32) -> (usize, u32) {
-        if !self.ecoles.iter().any(|e| e.entry.is_some()) {
+        if !self
+            .ecoles
+            .iter()
+            .any(|e| e.entry.is_some() || e.marking.is_some())
+        {
             self.ledger.clear();
             self.ledger_base = self.marker;
         }
@@ -577,6 +595,8 @@ impl Trictrac {
         self.score = None;
         self.forced = false;
         self.warning = None;
+        self.late = false;
+        self.given_entry = None;
     }
 
     fn start_roll(&mut self, roll: Roll) {
@@ -635,6 +655,8 @@ impl Trictrac {
     fn end_turn(&mut self) {
         self.warning = None;
         self.forced = false;
+        self.late = false;
+        self.given_entry = None;
         if self.board.on_board(self.turn) == 0 {
             // Relevé after a complete sortie: points kept, he has the primauté (n°118), and by
             // the *jouer pour tout* convention (n°118, n°163, RULES.md A10) the throw that bore
@@ -778,14 +800,22 @@ impl Trictrac {
 
     /// The roller's own école par moins on his gains, still his to complete before he
     /// touches a dame (n°167, n°191).
+    ///
+    /// After the opponent has marked, only an école that no dame touched (n°197) remains,
+    /// and it is completed by correcting the marking in the ledger.
     fn own_moins(&self) -> Option<usize> {
-        if self.forced {
+        if self.forced || self.late {
             return None;
         }
         let roller = self.turn;
-        self.ecoles
-            .iter()
-            .position(|e| e.by == roller && !e.trop && !e.open && e.kind == EcoleKind::Gains)
+        let after = self.phase == Phase::AfterGiven;
+        self.ecoles.iter().position(|e| {
+            e.by == roller
+                && !e.trop
+                && !e.open
+                && e.kind == EcoleKind::Gains
+                && (!after || e.marking.is_some())
+        })
     }
 
     /// Whether `claimant` has a window to claim or answer: the other has an école open, or
@@ -843,6 +873,7 @@ impl Trictrac {
                 open: true,
                 erase_only: false,
                 entry: Some((entry, due)),
+                marking: None,
             });
         }
     }
@@ -872,6 +903,11 @@ impl Trictrac {
             // (n°177).
             erase_only: trop && kind == EcoleKind::Given && self.warning == Some(by.opposite()),
             entry: if trop { entry.map(|i| (i, due)) } else { None },
+            marking: if trop || kind != EcoleKind::Gains {
+                None
+            } else {
+                entry
+            },
         });
     }
 
@@ -1007,7 +1043,7 @@ impl Trictrac {
                     self.phase = Phase::Decide;
                 }
             }
-            (Phase::Decide, Action::Go) => {
+            (Phase::Decide, Action::Go) if !self.late => {
                 let wrong = self
                     .ecoles
                     .iter()
@@ -1018,6 +1054,18 @@ impl Trictrac {
                 } else {
                     self.go();
                 }
+            }
+            (Phase::Decide, Action::Go) if self.late => {
+                // He goes after all: the opponent marks nothing from the roll (n°157, n°197).
+                if let Some(g) = self.given_entry {
+                    self.correct(g, 0);
+                }
+                self.late = false;
+                self.go();
+            }
+            (Phase::Decide, Action::Stay) if self.late => {
+                self.late = false;
+                self.phase = Phase::AfterGiven;
             }
             (Phase::Decide, Action::Stay) => self.phase = Phase::Play,
             (Phase::ContestGo, Action::Decline) => self.go(),
@@ -1058,13 +1106,19 @@ impl Trictrac {
                 }
             }
             (Phase::MarkGiven, Action::Mark(k)) => {
-                // Écoles of the roller not claimed now are lost (n°167, n°182).
-                self.ecoles.retain(|e| e.by != roller);
+                // Écoles of the roller not claimed now are lost (n°167, n°182) — except one
+                // that no dame touched, which he may still complete (n°197).
+                self.ecoles.retain(|e| {
+                    e.by != roller
+                        || (!e.open && !e.trop && e.kind == EcoleKind::Gains && e.marking.is_some())
+                });
                 self.claimed[roller.index()] = false;
                 let due = self.given_due();
                 let (entry, _) = self.mark(other, *k);
+                self.given_entry = Some(entry);
                 self.record_ecole(other, *k, due, EcoleKind::Given, Some(entry));
-                if self.may_answer(roller) || self.obligeable_after_given() {
+                let unmade = self.ecoles.iter().any(|e| e.by == roller);
+                if self.may_answer(roller) || self.obligeable_after_given() || unmade {
                     self.phase = Phase::AfterGiven;
                 } else {
                     self.end_turn();
@@ -1072,7 +1126,27 @@ impl Trictrac {
             }
             (Phase::AfterGiven, Action::Decline) => {
                 self.close_window(other);
+                // His école no dame touched is gone (n°197); his claims stay open for O.
+                self.ecoles
+                    .retain(|e| !(e.by == roller && e.kind == EcoleKind::Gains));
                 self.end_turn();
+            }
+            (Phase::AfterGiven, Action::Mark(k)) => {
+                // The école no dame touched is not made: recognising it before throwing again,
+                // he completes his marking, before the points given (n°197, n°207).
+                let i = self.own_moins().expect("listed");
+                let idx = self.ecoles[i].marking.expect("a marking");
+                self.ecoles[i].points -= k;
+                if self.ecoles[i].points == 0 {
+                    self.ecoles.remove(i);
+                }
+                let before = self.marker.holes(roller);
+                let points = self.ledger[idx].points + k;
+                self.correct(idx, points);
+                if self.marker.holes(roller) > before {
+                    self.late = true;
+                    self.phase = Phase::Decide;
+                }
             }
             _ => return Err(self.refusal(action)),
         }
@@ -1080,8 +1154,8 @@ impl Trictrac {
         Ok(())
     }
 
-    /// Whether the opponent omitted given points the roller may oblige him to mark.
-    /// The roller's completions of an under-marking before he touches a dame (n°167).
+    /// The roller's completions of an under-marking before he touches a dame (n°167), or
+    /// of one no dame touched (n°197).
     fn completions(&self) -> Vec<Action> {
         self.own_moins()
             .map(|i| {
@@ -1093,6 +1167,7 @@ impl Trictrac {
             .unwrap_or_default()
     }
 
+    /// Whether the opponent omitted given points the roller may oblige him to mark.
     fn obligeable_after_given(&self) -> bool {
         let by = self.turn.opposite();
         self.ecoles
@@ -1290,6 +1365,7 @@ impl tablier_core::Game for Trictrac {
             }
             Phase::AfterGiven => {
                 let mut v = self.claim_actions(self.turn, self.may_answer(self.turn));
+                v.extend(self.completions());
                 v.push(Action::Decline);
                 v
             }

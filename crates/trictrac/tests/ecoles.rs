@@ -507,7 +507,25 @@ fn n197_ecole_impossible_when_no_dame_can_be_touched() {
     assert!(!g.legal_actions().contains(&Action::Oblige));
     act(&mut g, "mark 16");
     assert_eq!(g.marker().holes(Side::Black), 2);
-    assert!(g.ecoles().is_empty());
+    // The école was never made: White may let it be…
+    assert_eq!(
+        (g.phase(), g.actor()),
+        (Phase::AfterGiven, Actor::Player(Side::White))
+    );
+    let mut let_be = g.clone();
+    act(&mut let_be, "decline");
+    assert!(let_be.ecoles().is_empty());
+    assert_eq!(let_be.marker().holes, [0, 2]);
+    // … or, recognising the error before throwing again, "faire effacer les deux trous de
+    // l'adversaire, d'en marquer deux, et de s'en aller comme sa position l'exige".
+    act(&mut g, "mark 6");
+    assert_eq!(g.marker().holes(Side::White), 2);
+    assert_eq!(g.phase(), Phase::Decide);
+    act(&mut g, "go");
+    assert_eq!(g.marker().holes, [2, 0]);
+    assert_eq!(g.marker().points, [0, 0]);
+    assert_eq!(*g.board(), Board::start());
+    assert_eq!((g.phase(), g.roller()), (Phase::Roll, Side::White));
 }
 
 #[test]

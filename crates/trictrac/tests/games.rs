@@ -131,10 +131,12 @@ fn check(before: &Trictrac, after: &Trictrac, action: &Action) {
         // Holes only grow, except when going ends a marqué (partie à écrire), and when an
         // over-marking is corrected (écoles, n°167, n°187) — on a claim, an erase, or a go on
         // a wrong marking let stand (n°180).
+        // Or when a marking no dame touched is completed late, before the points given (n°197).
         let corrects = matches!(
             action,
             Action::Go | Action::Decline | Action::Claim | Action::Ecole(_) | Action::Erase
-        );
+        ) || (before.phase() == Phase::AfterGiven
+            && matches!(action, Action::Mark(_)));
         assert!(m.holes(side) >= before.marker().holes(side) || corrects);
     }
     // Dames: a play moves dames and bears off exactly its steps to the band; nothing else

@@ -84,6 +84,17 @@ impl<G: tablier_draughts::Geometry> Export for tablier_draughts::game::Game<G> {
     }
 }
 
+impl<G: tablier_draughts::Geometry> Export for tablier_draughts::french::FrenchGame<G> {
+    fn export(&self) -> (&'static str, &'static str, String) {
+        let pdn = tablier_draughts::french::to_pdn(self, &[("Event", "tablier")]);
+        (
+            "application/x-pdn",
+            "pdn",
+            tablier_draughts::pdn::write_pdn(&pdn),
+        )
+    }
+}
+
 impl Export for tablier_backgammon::game::Match {
     fn export(&self) -> (&'static str, &'static str, String) {
         // The match file is written from the server's log (see `export.rs`); here the
@@ -115,19 +126,33 @@ impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::game::Game<G>
             Some(Outcome::Draw) => return 0.0,
             None => {}
         }
-        self.position()
-            .pieces()
-            .into_iter()
-            .map(|(_, p)| {
-                let v = if p.king { 3.0 } else { 1.0 };
-                if p.side == side {
-                    v
-                } else {
-                    -v
-                }
-            })
-            .sum()
+        material(self.position(), side)
     }
+}
+
+impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::french::FrenchGame<G> {
+    fn evaluate(&self, side: Side) -> f64 {
+        match self.outcome() {
+            Some(Outcome::Win { winner, .. }) => return if winner == side { 1e6 } else { -1e6 },
+            Some(Outcome::Draw) => return 0.0,
+            None => {}
+        }
+        material(self.position(), side)
+    }
+}
+
+fn material<G: tablier_draughts::Geometry>(p: &tablier_draughts::Position<G>, side: Side) -> f64 {
+    p.pieces()
+        .into_iter()
+        .map(|(_, p)| {
+            let v = if p.king { 3.0 } else { 1.0 };
+            if p.side == side {
+                v
+            } else {
+                -v
+            }
+        })
+        .sum()
 }
 
 impl Evaluate for tablier_backgammon::game::Match {
@@ -212,8 +237,15 @@ where
     }
 }
 
-/// The draughts variants the server offers.
-pub const DRAUGHTS_VARIANTS: [&str; 4] = ["international", "brazilian", "canadian", "english"];
+/// The draughts variants the server offers (`french-old`: the old French rules, with
+/// huffing, on the 10x10 board).
+pub const DRAUGHTS_VARIANTS: [&str; 5] = [
+    "international",
+    "brazilian",
+    "canadian",
+    "english",
+    "french-old",
+];
 
 /// A new game of `spec`, at its start.
 ///
@@ -231,6 +263,13 @@ pub fn new_table(spec: &GameSpec) -> Result<Box<dyn Table>, String> {
                         DRAUGHTS_VARIANTS.join(", ")
                     )
                 })?;
+            if v.name == "french-old" {
+                let game = tablier_draughts::french::FrenchGame::<tablier_draughts::G10>::start(
+                    tablier_draughts::french::TableOptions::default(),
+                )
+                .map_err(|e| e.to_string())?;
+                return Ok(Box::new(GameTable(game)));
+            }
             let table: Box<dyn Table> = tablier_draughts::with_board!(v.board, G => Box::new(
                 GameTable(tablier_draughts::game::Game::<G>::start(v).map_err(|e| e.to_string())?)
             ));

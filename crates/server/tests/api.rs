@@ -92,6 +92,7 @@ async fn every_family_starts_and_takes_a_legal_action() {
         json!({"family": "draughts", "variant": "brazilian", "seats": seats}),
         json!({"family": "draughts", "variant": "canadian", "seats": seats}),
         json!({"family": "draughts", "variant": "english", "seats": seats}),
+        json!({"family": "draughts", "variant": "french-old", "seats": seats}),
         json!({"family": "backgammon", "match_length": 5, "seats": seats}),
         json!({"family": "backgammon", "seats": seats}),
         json!({"family": "trictrac", "seats": seats}),

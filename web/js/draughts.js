@@ -35,7 +35,6 @@ export function moveRows(s) {
     if (a.action.startsWith('!')) {
       if (a.action === '!draw-decline' || a.action === '!draw-offer' || a.action === '!draw-accept' || a.action === '!resign' || a.action === '!flag')
         rows.push({ cells: [`<span class="meta">${a.side} ${metaText(a.action)}</span>`], span: 2 });
-      row = null;
       continue;
     }
     const cell = `<span class="${a === last ? 'last' : ''}" data-n="${a.n}">${esc(a.action)}</span>`;
@@ -68,7 +67,13 @@ export function statusHint(s, you) {
 export function resultText(s) {
   const e = s.view?.ending;
   if (!s.result || s.result.reason !== 'rules' || !e) return '';
-  if (e.Draw !== undefined || (typeof e === 'object' && 'Draw' in e)) return `Draw (${String(e.Draw).replace(/([A-Z])/g, ' $1').trim().toLowerCase()})`;
+  if (typeof e === 'object' && 'Draw' in e) return `Draw (${String(e.Draw).replace(/([A-Z])/g, ' $1').trim().toLowerCase()})`;
+  if (typeof e === 'object' && e.NoMove) {
+    const w = lower(e.NoMove.winner);
+    const you = window.tablier?.you;
+    const who = you ? (w === you ? 'You win' : 'You lose') : `${w === 'white' ? 'White' : 'Black'} wins`;
+    return `${who}: ${w === 'white' ? 'black' : 'white'} has no move left`;
+  }
   return '';
 }
 

@@ -141,6 +141,7 @@ function renderStatus() {
   if (s.result) {
     res.textContent = resultText(s);
     res.dataset.winner = s.result.winner || 'draw';
+    res.dataset.mine = !app.you ? 'watch' : !s.result.winner ? 'draw' : s.result.winner === app.you ? 'won' : 'lost';
     st.classList.add('hidden');
     return;
   }
@@ -182,7 +183,7 @@ function renderOffer() {
     box.append(a, d);
   } else if (s.draw_offer && !s.result) {
     box.classList.remove('hidden');
-    box.textContent = `${sideLabel(s.draw_offer)} offers a draw.`;
+    box.textContent = s.draw_offer === app.you ? 'You offered a draw; waiting for the answer.' : `${sideLabel(s.draw_offer)} offers a draw.`;
   } else box.classList.add('hidden');
 }
 

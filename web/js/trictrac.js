@@ -48,13 +48,20 @@ export function resultText(s) {
   const r = s.result; const v = s.view;
   if (!r || r.reason !== 'rules' || !v) return '';
   const w = lower(r.winner);
-  return `${w === 'white' ? 'White' : 'Black'} wins the partie — holes ${v.marker.holes[0]}–${v.marker.holes[1]}${r.points > 1 ? ` (${r.points} points)` : ''}`;
+  const i = w === 'white' ? 0 : 1;
+  return `${w === 'white' ? 'White' : 'Black'} wins the partie, ${v.marker.holes[i]} holes to ${v.marker.holes[1 - i]}${r.points > 1 ? ` (stake ${r.points})` : ''}`;
 }
 
 export function events(s) {
   const ev = s.view?.events || [];
-  if (!ev.length) return '';
-  return `<div style="color:var(--muted)">This roll${s.view.roll ? ` (${esc(s.view.roll)})` : ''}:</div>` + ev.map((e) => `<div data-event>${esc(e)}</div>`).join('');
+  const ecoles = s.view?.ecoles || [];
+  let html = '';
+  if (ev.length) html += `<div style="color:var(--muted)">This roll${s.view.roll ? ` (${esc(s.view.roll)})` : ''}:</div>` + ev.map((e) => `<div data-event>${esc(e)}</div>`).join('');
+  if (ecoles.length) {
+    html += '<div style="color:var(--muted);margin-top:.3rem">Écoles:</div>';
+    for (const e of ecoles) html += `<div data-ecole>${lower(e.by)} marked ${e.points} point${e.points > 1 ? 's' : ''} ${e.trop ? 'too many' : 'too few'}${e.open ? ' — can be claimed' : ''}</div>`;
+  }
+  return html;
 }
 
 const LABELS = { go: "S'en aller (go)", stay: 'Tenir (stay)', claim: 'Claim the écoles', decline: 'Let them go', erase: 'Erase', oblige: 'Oblige to stay', pass: 'Pass (no play)' };

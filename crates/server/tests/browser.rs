@@ -1,0 +1,558 @@
+//! Browser tests in a real Chromium (Debian `chromium` + `chromium-driver`), driven with
+//! fantoccini: for each family a person's game is played through clicks on the web UI, from
+//! the home page's form to the game's end, against the engine (level 0, or 1 for backgammon,
+//! whose level 0 would offer to resign at random). Screenshots (start,
+//! middle, end) go to `target/screenshots/`.
+//!
+//! The test fails, loudly, when chromium or chromedriver is missing (set `CHROMIUM` and
+//! `CHROMEDRIVER` to use other paths).
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+
+fn chromium() -> String {
+    std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into())
+}
+
+fn chromedriver() -> String {
+    std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into())
+}
+
+fn screenshots_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
+    std::fs::create_dir_all(&dir).expect("create target/screenshots");
+    dir
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let dir = std::env::temp_dir().join(format!("tablier-{tag}-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Chromedriver, killed when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn start_driver() -> (Driver, u16) {
+    for path in [chromium(), chromedriver()] {
+        assert!(
+            std::path::Path::new(&path).exists(),
+            "{path} is missing: the browser tests need Debian's chromium and chromium-driver \
+             (apt-get install chromium chromium-driver)"
+        );
+    }
+    let port = free_port();
+    let child = Command::new(chromedriver())
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromedriver");
+    let driver = Driver(child);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            Instant::now() < deadline,
+            "chromedriver did not listen on port {port}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    (driver, port)
+}
+
+async fn start_server() -> String {
+    let dir = temp_dir("db");
+    let url = format!("sqlite://{}/t.sqlite", dir.display());
+    let store = tablier_server::store::Store::open(&url)
+        .await
+        .expect("open store");
+    let hub = tablier_server::Hub::new(store).await.expect("hub");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, tablier_server::router(hub))
+            .await
+            .unwrap();
+    });
+    format!("http://{addr}")
+}
+
+async fn browser(port: u16) -> Client {
+    let profile = temp_dir("chromium");
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": chromium(),
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--window-size=1360,900",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }),
+    );
+    ClientBuilder::new(HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("connect to chromedriver")
+}
+
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![])
+        .await
+        .unwrap_or_else(|e| panic!("script {script:?}: {e}"))
+}
+
+/// The page's current state (`window.tablier.state`) and seat.
+async fn state(c: &Client) -> (Value, Value) {
+    let v = js(
+        c,
+        "const t = window.tablier; return t && t.state ? [t.state, t.you] : null",
+    )
+    .await;
+    match v {
+        Value::Array(a) => (a[0].clone(), a[1].clone()),
+        _ => (Value::Null, Value::Null),
+    }
+}
+
+async fn shot(c: &Client, name: &str) {
+    let png = c.screenshot().await.expect("screenshot");
+    std::fs::write(screenshots_dir().join(format!("{name}.png")), png).expect("write screenshot");
+}
+
+async fn click(c: &Client, css: &str) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match c.find(Locator::Css(css)).await {
+            Ok(e) => match e.click().await {
+                Ok(_) => return,
+                Err(err) if Instant::now() > deadline => panic!("click {css}: {err}"),
+                Err(_) => {}
+            },
+            Err(err) if Instant::now() > deadline => panic!("find {css}: {err}"),
+            Err(_) => {}
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn exists(c: &Client, css: &str) -> bool {
+    js(
+        c,
+        &format!("return !!document.querySelector({})", json!(css)),
+    )
+    .await
+        == json!(true)
+}
+
+/// Fills the home page's form for a game against the engine at level 0 and starts it.
+async fn start_game(c: &Client, base: &str, family: &str, setup: &str, level: u8) {
+    c.goto(&format!("{base}/")).await.unwrap();
+    click(c, &format!("[data-family={family}]")).await;
+    js(c, setup).await;
+    click(c, "input[name=opp][value=engine]").await;
+    js(
+        c,
+        &format!("document.getElementById('level').value = '{level}'"),
+    )
+    .await;
+    click(c, "#create").await;
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let url = c.current_url().await.unwrap();
+        if url.path().starts_with("/g/") && url.fragment().is_some_and(|f| f.starts_with("t=")) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the game page did not open");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    wait_state(c, |s, _| !s.is_null()).await;
+}
+
+/// Waits until `f(state, you)` holds.
+async fn wait_state(c: &Client, f: impl Fn(&Value, &Value) -> bool) -> (Value, Value) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (s, you) = state(c).await;
+        if f(&s, &you) {
+            return (s, you);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting; last state: {s}"
+        );
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+/// Waits for the game to move on from version `v`; returns the new state and seat.
+async fn wait_after(c: &Client, v: &Value) -> (Value, Value) {
+    let v = v.as_u64().unwrap();
+    let toast = wait_state(c, |s, _| s["v"].as_u64().is_some_and(|x| x > v)).await;
+    toast
+}
+
+/// Waits until the game is over or it is the person's turn.
+async fn my_turn(c: &Client) -> (Value, Value) {
+    wait_state(c, |s, you| {
+        !s["result"].is_null() || (!s.is_null() && s["actor"] == *you)
+    })
+    .await
+}
+
+fn pick(n: usize, seed: u64) -> usize {
+    (seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407)
+        >> 33) as usize
+        % n
+}
+
+async fn draughts(c: &Client, base: &str) -> usize {
+    start_game(
+        c,
+        base,
+        "draughts",
+        "document.getElementById('variant').value = 'english'",
+        0,
+    )
+    .await;
+    shot(c, "draughts-start").await;
+    let mut moves = 0;
+    loop {
+        let (s, _) = my_turn(c).await;
+        if !s["result"].is_null() {
+            break;
+        }
+        let legal = s["view"]["legal"].as_array().unwrap();
+        let m = &legal[pick(legal.len(), s["v"].as_u64().unwrap())];
+        let path: Vec<u64> = m["path"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect();
+        let start = path[0];
+        let end = *path.last().unwrap();
+        click(c, &format!("rect[data-sq='{start}']")).await;
+        click(c, &format!("rect[data-sq='{end}']")).await;
+        // Two legal moves with the same start and end: the path chooser.
+        if exists(c, "#controls [data-move]").await {
+            let via: Vec<u64> = path[1..path.len() - 1].to_vec();
+            let mut chosen = false;
+            for sq in via {
+                if exists(c, &format!("rect[data-via='{sq}']")).await {
+                    click(c, &format!("rect[data-sq='{sq}']")).await;
+                    chosen = true;
+                    break;
+                }
+            }
+            if !chosen || exists(c, "#controls [data-move]").await {
+                let notation = m["notation"].as_str().unwrap();
+                click(c, &format!("#controls [data-move='{notation}']")).await;
+            }
+        }
+        wait_after(c, &s["v"]).await;
+        moves += 1;
+        if moves == 12 {
+            shot(c, "draughts-middle").await;
+        }
+        assert!(moves < 400, "the draughts game does not end");
+    }
+    shot(c, "draughts-end").await;
+    moves
+}
+
+async fn backgammon(c: &Client, base: &str) -> usize {
+    start_game(
+        c,
+        base,
+        "backgammon",
+        "document.getElementById('match').value = '0'; document.getElementById('match').dispatchEvent(new Event('change'))",
+        // Level 0 plays at random, resignation offers included; level 1 never resigns.
+        1,
+    )
+    .await;
+    shot(c, "backgammon-start").await;
+    let mut turns = 0;
+    loop {
+        let (s, _) = my_turn(c).await;
+        if !s["result"].is_null() {
+            break;
+        }
+        let legal: Vec<&str> = s["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        let v = &s["v"];
+        if legal.contains(&"roll") {
+            click(c, "#bg-roll").await;
+        } else if legal.contains(&"take") {
+            click(c, "#bg-take").await;
+        } else if legal.contains(&"reject") {
+            click(c, "#bg-reject").await;
+        } else if legal.contains(&"-") && !has_play(&s) {
+            click(c, "#bg-pass").await;
+        } else {
+            let actions: Vec<&Value> = s["view"]["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|a| !a["hops"].as_array().unwrap().is_empty())
+                .collect();
+            assert!(!actions.is_empty(), "nothing to do in {s}");
+            let a = actions[pick(actions.len(), v.as_u64().unwrap())];
+            play_hops(c, a["hops"].as_array().unwrap()).await;
+            let text = a["text"].as_str().unwrap();
+            let label = js(c, "return document.getElementById('bg-end').textContent").await;
+            assert!(
+                label.as_str().unwrap().contains(text) || !text.is_empty(),
+                "end turn shows {label}"
+            );
+            click(c, "#bg-end").await;
+            turns += 1;
+            if turns == 6 {
+                wait_after(c, v).await;
+                shot(c, "backgammon-middle").await;
+                continue;
+            }
+        }
+        wait_after(c, v).await;
+        assert!(turns < 300, "the backgammon game does not end");
+    }
+    shot(c, "backgammon-end").await;
+    turns
+}
+
+fn has_play(s: &Value) -> bool {
+    s["view"]["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|a| !a["hops"].as_array().unwrap().is_empty())
+}
+
+/// Clicks each hop's start and, unless the board moved the checker at once (a single
+/// destination), its end.
+async fn play_hops(c: &Client, hops: &[Value]) {
+    for h in hops {
+        let (from, to) = (h[0].as_u64().unwrap(), h[1].as_u64().unwrap());
+        click(c, &format!("[data-mp='{from}']")).await;
+        if exists(c, "[data-dest]").await {
+            click(c, &format!("[data-dest='{to}']")).await;
+        }
+    }
+}
+
+async fn trictrac(c: &Client, base: &str) -> usize {
+    start_game(c, base, "trictrac", "", 0).await;
+    shot(c, "trictrac-start").await;
+    let mut turns = 0;
+    let mut shot_middle = false;
+    loop {
+        let (s, _) = my_turn(c).await;
+        if !s["result"].is_null() {
+            break;
+        }
+        let v = &s["v"];
+        let plays: Vec<&Value> = s["view"]["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| !a["paths"].as_array().unwrap().is_empty())
+            .collect();
+        if !plays.is_empty() {
+            let a = plays[pick(plays.len(), v.as_u64().unwrap())];
+            let hops: Vec<Value> = a["paths"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|p| {
+                    let p = p.as_array().unwrap().clone();
+                    (1..p.len()).map(move |i| json!([p[i - 1], p[i]]))
+                })
+                .collect();
+            play_hops(c, &hops).await;
+            click(c, "#tt-end").await;
+            turns += 1;
+        } else {
+            let legal: Vec<&str> = s["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_str().unwrap())
+                .collect();
+            let choice = ["go", "pass", "stay"]
+                .into_iter()
+                .find(|t| legal.contains(t))
+                .unwrap_or(legal[0]);
+            click(c, &format!("#controls [data-act='{choice}']")).await;
+        }
+        wait_after(c, v).await;
+        let holes = s["view"]["marker"]["holes"].as_array().unwrap();
+        if !shot_middle && holes.iter().any(|h| h.as_u64().unwrap() >= 4) {
+            shot(c, "trictrac-middle").await;
+            shot_middle = true;
+        }
+        assert!(turns < 2000, "the trictrac partie does not end");
+    }
+    shot(c, "trictrac-end").await;
+    turns
+}
+
+/// A few turns of trictrac in the écoles mode: the person marks his points with the buttons.
+async fn trictrac_ecoles(c: &Client, base: &str) -> usize {
+    start_game(
+        c,
+        base,
+        "trictrac",
+        "document.querySelector('input[name=marking][value=ecoles]').click()",
+        0,
+    )
+    .await;
+    let (s, _) = state(c).await;
+    assert_eq!(s["spec"]["ecoles"], json!(true));
+    let mut acts = 0;
+    let mut marked = false;
+    while acts < 16 {
+        let (s, _) = my_turn(c).await;
+        if !s["result"].is_null() {
+            break;
+        }
+        let v = &s["v"];
+        let plays: Vec<&Value> = s["view"]["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| !a["paths"].as_array().unwrap().is_empty())
+            .collect();
+        if let Some(a) = plays.first() {
+            let hops: Vec<Value> = a["paths"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|p| {
+                    let p = p.as_array().unwrap().clone();
+                    (1..p.len()).map(move |i| json!([p[i - 1], p[i]]))
+                })
+                .collect();
+            play_hops(c, &hops).await;
+            click(c, "#tt-end").await;
+        } else {
+            let legal: Vec<&str> = s["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_str().unwrap())
+                .collect();
+            marked |= legal.iter().any(|t| t.starts_with("mark "));
+            if exists(c, "#controls [data-act-group]").await {
+                click(c, "#controls [data-act-group]").await;
+            } else {
+                click(c, "#controls [data-act]").await;
+            }
+        }
+        wait_after(c, v).await;
+        acts += 1;
+    }
+    assert!(marked, "the person was never asked to mark points");
+    shot(c, "trictrac-ecoles").await;
+    acts
+}
+
+/// The finished game seen through its spectator link: the result, no controls.
+async fn spectate(c: &Client) {
+    let url = c.current_url().await.unwrap();
+    let mut watch = url.clone();
+    watch.set_fragment(Some("watch"));
+    c.goto(watch.as_str()).await.unwrap();
+    c.refresh().await.unwrap();
+    let (s, you) = wait_state(c, |s, _| !s.is_null()).await;
+    assert!(you.is_null(), "a spectator has no seat");
+    assert!(!s["result"].is_null());
+    assert!(
+        !exists(c, "#result.hidden").await,
+        "the result banner shows"
+    );
+    assert!(
+        exists(c, "#resign.hidden").await,
+        "a spectator cannot resign"
+    );
+    let controls = js(
+        c,
+        "return document.getElementById('controls').children.length",
+    )
+    .await;
+    assert_eq!(controls, json!(0), "a spectator has no controls");
+    click(c, "#flip").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_plays_every_family_in_chromium() {
+    let (_driver, port) = start_driver().await;
+    let base = start_server().await;
+    let c = browser(port).await;
+    let t = Instant::now();
+    let n = draughts(&c, &base).await;
+    println!("draughts: {n} moves through clicks in {:.1?}", t.elapsed());
+    let (s, _) = state(&c).await;
+    assert!(!s["result"].is_null());
+    spectate(&c).await;
+    shot(&c, "draughts-spectator").await;
+    let t = Instant::now();
+    let n = backgammon(&c, &base).await;
+    println!(
+        "backgammon: {n} plays through clicks in {:.1?}",
+        t.elapsed()
+    );
+    let (s, _) = state(&c).await;
+    assert!(!s["seed"].is_null(), "the seed is revealed at the end");
+    assert!(
+        exists(&c, "#seed").await,
+        "the page shows the seed at the end"
+    );
+    let t = Instant::now();
+    let n = trictrac(&c, &base).await;
+    println!("trictrac: {n} plays through clicks in {:.1?}", t.elapsed());
+    let (s, _) = state(&c).await;
+    assert!(!s["result"].is_null());
+    let t = Instant::now();
+    let n = trictrac_ecoles(&c, &base).await;
+    println!(
+        "trictrac (écoles): {n} actions through clicks in {:.1?}",
+        t.elapsed()
+    );
+    c.close().await.unwrap();
+}

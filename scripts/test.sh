@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, and every test (unit, data-driven, property and
-# oracle tests against outside programs), in release mode so that perft depths stay deep.
+# oracle tests against outside programs: pydraughts, GNU Backgammon, PostgreSQL, Chromium), in
+# release mode so that perft depths stay deep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/python-env.sh
 export TABLIER_PYTHON="$PWD/.venv/bin/python"
+# A throwaway PostgreSQL cluster for the server's storage tests.
+pgdir=$(mktemp -d /tmp/tablier-pg.XXXXXX)
+trap 'bash scripts/postgres-test.sh stop "$pgdir"; rm -rf "$pgdir"' EXIT
+TABLIER_TEST_POSTGRES=$(bash scripts/postgres-test.sh start "$pgdir")
+export TABLIER_TEST_POSTGRES
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --release -- -D warnings
 cargo test --workspace --release

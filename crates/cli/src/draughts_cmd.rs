@@ -242,6 +242,8 @@ pub enum BenchCommand {
         #[arg(long)]
         python: Option<String>,
     },
+    /// The web server under load: concurrent games at human pace over WebSockets (loopback).
+    Load(crate::load::LoadArgs),
     /// Backgammon legal-play generation on a random-play position set, against gnubg_nn.
     BackgammonPlays {
         /// Positions in the set.
@@ -257,6 +259,7 @@ pub enum BenchCommand {
 pub fn bench(cmd: BenchCommand) -> Result<()> {
     match cmd {
         BenchCommand::Perft { depth, python } => bench_perft(depth, python.as_deref()),
+        BenchCommand::Load(args) => crate::load::run(&args),
         BenchCommand::BackgammonPlays { positions, python } => {
             crate::backgammon_cmd::bench_plays(positions, python.as_deref())
         }

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 mod backgammon_cmd;
 mod draughts_cmd;
+mod load;
 mod serve_cmd;
 mod trictrac_cmd;
 

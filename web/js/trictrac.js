@@ -59,7 +59,12 @@ export function events(s) {
   if (ev.length) html += `<div style="color:var(--muted)">This roll${s.view.roll ? ` (${esc(s.view.roll)})` : ''}:</div>` + ev.map((e) => `<div data-event>${esc(e)}</div>`).join('');
   if (ecoles.length) {
     html += '<div style="color:var(--muted);margin-top:.3rem">Écoles:</div>';
-    for (const e of ecoles) html += `<div data-ecole>${lower(e.by)} marked ${e.points} point${e.points > 1 ? 's' : ''} ${e.trop ? 'too many' : 'too few'}${e.open ? ' — can be claimed' : ''}</div>`;
+    const counts = new Map();
+    for (const e of ecoles) {
+      const t = `${lower(e.by)} marked ${e.points} point${e.points > 1 ? 's' : ''} ${e.trop ? 'too many' : 'too few'}${e.open ? ' — can be claimed' : ''}`;
+      counts.set(t, (counts.get(t) || 0) + 1);
+    }
+    for (const [t, n] of counts) html += `<div data-ecole>${esc(t)}${n > 1 ? ` (×${n})` : ''}</div>`;
   }
   return html;
 }

@@ -284,6 +284,27 @@ async fn draughts(c: &Client, base: &str) -> usize {
         }
         wait_after(c, &s["v"]).await;
         moves += 1;
+        if moves == 5 {
+            // The connection drops: the page reconnects with its last version and goes on.
+            js(c, "window.tablier.socket.ws.close()").await;
+            let deadline = Instant::now() + Duration::from_secs(10);
+            loop {
+                let conn = js(c, "return document.getElementById('conn').textContent").await;
+                let ws = js(c, "return window.tablier.socket.ws.readyState").await;
+                if ws == json!(1)
+                    && conn
+                        .as_str()
+                        .is_some_and(|t| t.starts_with("lag") || t == "connected")
+                {
+                    break;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "the page did not reconnect: {conn}"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
         if moves == 12 {
             shot(c, "draughts-middle").await;
         }
@@ -478,10 +499,16 @@ async fn trictrac_ecoles(c: &Client, base: &str) -> usize {
                 .map(|x| x.as_str().unwrap())
                 .collect();
             marked |= legal.iter().any(|t| t.starts_with("mark "));
-            if exists(c, "#controls [data-act-group]").await {
-                click(c, "#controls [data-act-group]").await;
-            } else {
+            // Mark what the buttons offer; otherwise answer with a word (decline, go, ...)
+            // rather than claim an école.
+            if exists(c, "#controls [data-act-group=mark]").await {
+                click(c, "#controls [data-act-group=mark]").await;
+            } else if exists(c, "#controls [data-act^=mark]").await {
+                click(c, "#controls [data-act^=mark]").await;
+            } else if exists(c, "#controls [data-act]").await {
                 click(c, "#controls [data-act]").await;
+            } else {
+                click(c, "#controls [data-act-group]").await;
             }
         }
         wait_after(c, v).await;
@@ -490,6 +517,41 @@ async fn trictrac_ecoles(c: &Client, base: &str) -> usize {
     assert!(marked, "the person was never asked to mark points");
     shot(c, "trictrac-ecoles").await;
     acts
+}
+
+/// The path chooser, on a made-up position (random games seldom have two captures with the
+/// same start and end): the person picks the path by clicking a square it passes through.
+async fn path_chooser(c: &Client) {
+    js(
+        c,
+        r#"
+        const t = window.tablier;
+        const s = structuredClone(t.state);
+        s.result = null; s.actor = t.you; s.v = 100000;
+        const side = t.you === 'white' ? 'White' : 'Black';
+        const them = side === 'White' ? 'Black' : 'White';
+        s.view.pieces = [[28, side, true], [24, them, false], [15, them, false], [23, them, false], [14, them, false]];
+        s.view.legal = [
+            { notation: '28x19x10', path: [28, 19, 10], captured: [24, 15] },
+            { notation: '28x17x10', path: [28, 17, 10], captured: [23, 14] },
+        ];
+        s.legal = s.view.legal.map((m) => m.notation);
+        window.__acted = null;
+        t.socket.act = (a) => { window.__acted = a; return Promise.resolve(); };
+        t.state = s;
+        t.board.render(s, t.you, t.flipped);
+        "#,
+    )
+    .await;
+    click(c, "rect[data-sq='28']").await;
+    click(c, "rect[data-sq='10']").await;
+    assert!(
+        exists(c, "rect[data-via='17']").await,
+        "the chooser marks the squares that tell the paths apart"
+    );
+    assert!(exists(c, "#controls [data-move='28x17x10']").await);
+    click(c, "rect[data-sq='17']").await;
+    assert_eq!(js(c, "return window.__acted").await, json!("28x17x10"));
 }
 
 /// The finished game seen through its spectator link: the result, no controls.
@@ -529,6 +591,7 @@ async fn a_person_plays_every_family_in_chromium() {
     println!("draughts: {n} moves through clicks in {:.1?}", t.elapsed());
     let (s, _) = state(&c).await;
     assert!(!s["result"].is_null());
+    path_chooser(&c).await;
     spectate(&c).await;
     shot(&c, "draughts-spectator").await;
     let t = Instant::now();

@@ -307,3 +307,29 @@ async fn the_home_page_and_the_game_page_are_served() {
     let (status, _) = call(&app, "GET", "/static/../Cargo.toml", None).await;
     assert!(status.is_client_error());
 }
+
+#[tokio::test]
+async fn a_clock_that_runs_out_loses_the_game() {
+    let (app, _dir) = app().await;
+    let (id, tokens) = create(
+        &app,
+        json!({"family": "draughts", "variant": "international",
+               "seats": [{"kind":"human"},{"kind":"human"}],
+               "clock": {"initial_s": 1, "increment_s": 0}}),
+    )
+    .await;
+    let (white, black) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    assert_eq!(act(&app, &id, &white, "32-28").await.0, StatusCode::OK);
+    let (status, s) = act(&app, &id, &black, "19-23").await;
+    assert_eq!(status, StatusCode::OK);
+    // Each clock starts with its side's first move: white's runs now.
+    assert_eq!(s["clock"]["running"], "white");
+    assert!(s["result"].is_null());
+    tokio::time::sleep(std::time::Duration::from_millis(1400)).await;
+    let s = state(&app, &id).await;
+    assert_eq!(s["result"]["reason"], "time", "{}", s["result"]);
+    assert_eq!(s["result"]["winner"], "Black");
+    // Nothing more is accepted.
+    let (status, _) = act(&app, &id, &white, "28-22").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+}

@@ -13,19 +13,30 @@ use tablier_server::store::Store;
 use tablier_server::{router, Hub};
 use tower::ServiceExt;
 
-async fn call(app: &axum::Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
     let mut req = Request::builder().method(method).uri(uri);
     if body.is_some() {
         req = req.header("content-type", "application/json");
     }
     let resp = app
         .clone()
-        .oneshot(req.body(body.map_or_else(Body::empty, |b| Body::from(b.to_string()))).unwrap())
+        .oneshot(
+            req.body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+                .unwrap(),
+        )
         .await
         .unwrap();
     let status = resp.status();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 #[tokio::test]
@@ -50,7 +61,10 @@ async fn games_are_stored_in_postgresql_and_taken_up_again() {
         let (status, g) = call(&app, "POST", "/api/games", Some(body)).await;
         assert_eq!(status, StatusCode::OK, "{g}");
         let id = g["id"].as_str().unwrap().to_owned();
-        let tokens = [g["tokens"][0].as_str().unwrap().to_owned(), g["tokens"][1].as_str().unwrap().to_owned()];
+        let tokens = [
+            g["tokens"][0].as_str().unwrap().to_owned(),
+            g["tokens"][1].as_str().unwrap().to_owned(),
+        ];
         for _ in 0..8 {
             let (_, s) = call(&app, "GET", &format!("/api/games/{id}"), None).await;
             let seat = usize::from(s["actor"] == "black");

@@ -2,7 +2,8 @@
 //! fantoccini: for each family a person's game is played through clicks on the web UI, from
 //! the home page's form to the game's end, against the engine (level 0, or 1 for backgammon,
 //! whose level 0 would offer to resign at random). Screenshots (start,
-//! middle, end) go to `target/screenshots/`.
+//! middle, end) go to `target/screenshots/`. Draughts moves are made by click-click and by
+//! drag; the path chooser, a dropped connection and the spectator view are checked too.
 //!
 //! The test fails, loudly, when chromium or chromedriver is missing (set `CHROMIUM` and
 //! `CHROMEDRIVER` to use other paths).
@@ -11,6 +12,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{json, Value};
@@ -146,6 +148,8 @@ async fn state(c: &Client) -> (Value, Value) {
 }
 
 async fn shot(c: &Client, name: &str) {
+    // Let the dice animation (0.35 s) finish.
+    tokio::time::sleep(Duration::from_millis(400)).await;
     let png = c.screenshot().await.expect("screenshot");
     std::fs::write(screenshots_dir().join(format!("{name}.png")), png).expect("write screenshot");
 }
@@ -264,8 +268,12 @@ async fn draughts(c: &Client, base: &str) -> usize {
             .collect();
         let start = path[0];
         let end = *path.last().unwrap();
-        click(c, &format!("rect[data-sq='{start}']")).await;
-        click(c, &format!("rect[data-sq='{end}']")).await;
+        if moves % 3 == 0 {
+            drag(c, start, end).await;
+        } else {
+            click(c, &format!("rect[data-sq='{start}']")).await;
+            click(c, &format!("rect[data-sq='{end}']")).await;
+        }
         // Two legal moves with the same start and end: the path chooser.
         if exists(c, "#controls [data-move]").await {
             let via: Vec<u64> = path[1..path.len() - 1].to_vec();
@@ -314,6 +322,43 @@ async fn draughts(c: &Client, base: &str) -> usize {
     moves
 }
 
+/// Drags the piece on square `from` to square `to` with the mouse.
+async fn drag(c: &Client, from: u64, to: u64) {
+    // Viewport coordinates (the board is redrawn under the pointer, so no element handles).
+    let centre = |sq: u64| {
+        format!(
+            "const r = document.querySelector(\"rect[data-sq='{sq}']\").getBoundingClientRect(); \
+             return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]"
+        )
+    };
+    let a = js(c, &centre(from)).await;
+    let b = js(c, &centre(to)).await;
+    let at = |v: &Value, i: usize| v[i].as_i64().unwrap();
+    let mouse = MouseActions::new("mouse".into())
+        .then(PointerAction::MoveTo {
+            duration: None,
+            x: at(&a, 0),
+            y: at(&a, 1),
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(120)),
+            x: (at(&a, 0) + at(&b, 0)) / 2,
+            y: (at(&a, 1) + at(&b, 1)) / 2,
+        })
+        .then(PointerAction::MoveTo {
+            duration: Some(Duration::from_millis(120)),
+            x: at(&b, 0),
+            y: at(&b, 1),
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(mouse).await.expect("drag");
+}
+
 async fn backgammon(c: &Client, base: &str) -> usize {
     start_game(
         c,
@@ -355,6 +400,16 @@ async fn backgammon(c: &Client, base: &str) -> usize {
                 .collect();
             assert!(!actions.is_empty(), "nothing to do in {s}");
             let a = actions[pick(actions.len(), v.as_u64().unwrap())];
+            if turns == 1 {
+                // A hop, taken back with "undo".
+                play_hops(c, &a["hops"].as_array().unwrap()[..1]).await;
+                assert!(exists(c, "#bg-undo:not([disabled])").await);
+                click(c, "#bg-undo").await;
+                assert!(
+                    exists(c, "#bg-undo[disabled]").await,
+                    "undo takes the hop back"
+                );
+            }
             play_hops(c, a["hops"].as_array().unwrap()).await;
             let text = a["text"].as_str().unwrap();
             let label = js(c, "return document.getElementById('bg-end').textContent").await;

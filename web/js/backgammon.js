@@ -307,7 +307,7 @@ export function create(container, controls, ctx) {
     if (!st || st.result || st.actor !== you) return;
     const legal = st.legal;
     const ph = phaseName(st.view.phase);
-    if (legal.includes('roll')) button(controls, '🎲 Roll', () => ctx.act('roll'), 'primary', { id: 'bg-roll' });
+    if (legal.includes('roll')) button(controls, 'Roll the dice', () => ctx.act('roll'), 'primary', { id: 'bg-roll' });
     if (legal.includes('double')) button(controls, `Double to ${st.view.cube * 2}`, () => ctx.act('double'), '', { id: 'bg-double' });
     if (legal.includes('take')) button(controls, 'Take', () => ctx.act('take'), 'primary', { id: 'bg-take' });
     if (legal.includes('beaver')) button(controls, `Beaver (to ${st.view.cube * 4})`, () => ctx.act('beaver'), '', { id: 'bg-beaver' });

@@ -10,7 +10,7 @@ import { die, stack } from './dice.js';
 import { candidates, complete, nextHops } from './builder.js';
 
 const FW = 50; const L0 = 64; const LB = L0 + 6 * FW; const BW = 40; const R0 = LB + BW; const RE = R0 + 6 * FW; const W = RE + 34;
-const H = 620; const RIM = 30; const STRIP = 28; const PH = 200;
+const H = 644; const RIM = 30; const STRIP = 40; const PH = 200;
 const TOPF = RIM + STRIP; const BOTF = H - RIM - STRIP; const MID = H / 2; const R = 20;
 
 export function title(s) {
@@ -147,7 +147,7 @@ export function create(container, controls, ctx) {
       const d = `M${x - FW / 2 + 2} ${base} L${x} ${tip} L${x + FW / 2 - 2} ${base} Z`;
       el('path', { d, class: q % 2 ? 'pt-b' : 'pt-a' }, g);
       if (last.has(q)) el('path', { d, class: 'pt-last' }, g);
-      text(g, x, top ? TOPF - 6 : BOTF + 16, a, { class: 'lbl', 'text-anchor': 'middle', 'font-weight': coin ? 700 : 400 });
+      text(g, x, top ? TOPF - 5 : BOTF + 14, a, { class: 'lbl', 'text-anchor': 'middle', 'font-weight': coin ? 700 : 400 });
     }
     // Table names, faintly.
     const tname = (x, yy, s) => text(g, x, yy, s, { class: 'lbl', 'text-anchor': 'middle', opacity: 0.55, 'font-size': 10 });
@@ -259,7 +259,7 @@ export function create(container, controls, ctx) {
       }
       // Jetons: one, or two side by side when the player is in bredouille.
       const p = m.points[i];
-      const jy = bottom ? H - RIM - STRIP / 2 : RIM + STRIP / 2;
+      const jy = bottom ? H - RIM - 13 : RIM + 13;
       const two = m.bredouille[i] && p > 0;
       const x = jetonX(p);
       const jg = el('g', { 'data-jetons': side, 'data-points': p, 'data-bredouille': two ? 1 : 0 }, g);

@@ -292,6 +292,16 @@ async fn draughts(c: &Client, base: &str) -> usize {
         }
         wait_after(c, &s["v"]).await;
         moves += 1;
+        if moves == 2 {
+            // A draw offer: the button says it is pending (the engine does not answer offers).
+            let (s, _) = my_turn(c).await;
+            if s["result"].is_null() {
+                click(c, "#draw").await;
+                wait_state(c, |s, you| s["draw_offer"] == *you).await;
+                assert!(exists(c, "#draw[disabled]").await);
+                assert!(exists(c, "#offer:not(.hidden)").await);
+            }
+        }
         if moves == 5 {
             // The connection drops: the page reconnects with its last version and goes on.
             js(c, "window.tablier.socket.ws.close()").await;
@@ -522,7 +532,7 @@ async fn trictrac_ecoles(c: &Client, base: &str) -> usize {
     assert_eq!(s["spec"]["ecoles"], json!(true));
     let mut acts = 0;
     let mut marked = false;
-    while acts < 16 {
+    while acts < 5 {
         let (s, _) = my_turn(c).await;
         if !s["result"].is_null() {
             break;
@@ -570,6 +580,18 @@ async fn trictrac_ecoles(c: &Client, base: &str) -> usize {
         acts += 1;
     }
     assert!(marked, "the person was never asked to mark points");
+    let (s, _) = state(c).await;
+    println!("trictrac (écoles): resigning = {}", s["result"].is_null());
+    if s["result"].is_null() {
+        // Resigning takes two clicks.
+        click(c, "#resign").await;
+        assert!(s["result"].is_null());
+        click(c, "#resign").await;
+        let (s, you) = wait_state(c, |s, _| !s["result"].is_null()).await;
+        assert_eq!(s["result"]["reason"], json!("resign"));
+        assert_ne!(s["result"]["winner"], you);
+        assert!(exists(c, "#result[data-mine=lost]").await);
+    }
     shot(c, "trictrac-ecoles").await;
     acts
 }

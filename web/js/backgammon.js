@@ -91,7 +91,7 @@ export function create(container, controls, ctx) {
   container.innerHTML = '';
   container.appendChild(svg);
   let st = null; let you = null; let flipped = false;
-  let chosen = []; let sel = null; let builtFor = null; let lastRollKey = null;
+  let chosen = []; let sel = null; let builtFor = null; let lastRollKey = null; let autoPass = null;
 
   const viewer = () => (flipped ? 'black' : 'white');
   // Display slot (1 = the viewer's bottom-right point) of a point in white's numbering.
@@ -151,7 +151,11 @@ export function create(container, controls, ctx) {
   function render(state, y, f) {
     st = state; you = y; flipped = f;
     const key = `${st.v}`;
-    if (builtFor !== key) { chosen = []; sel = null; builtFor = key; }
+    if (builtFor !== key) {
+      chosen = []; sel = null; builtFor = key;
+      // A forced play is laid out at once: the player only confirms it.
+      if (myTurnToMove() && actions().length === 1) chosen = actions()[0].hops.map((h) => [...h]);
+    }
     svg.innerHTML = '';
     const g = el('g', {}, svg);
     const v = st.view;
@@ -315,7 +319,15 @@ export function create(container, controls, ctx) {
     if (legal.includes('accept')) button(controls, 'Accept the resignation', () => ctx.act('accept'), 'primary', { id: 'bg-accept' });
     if (legal.includes('reject')) button(controls, 'Reject', () => ctx.act('reject'), '', { id: 'bg-reject' });
     if (ph === 'moving') {
-      if (legal.includes('-') && !actions().length) button(controls, 'No legal move — pass', () => ctx.act('-'), 'primary', { id: 'bg-pass' });
+      if (legal.includes('-') && !actions().length) {
+        button(controls, 'No legal move — pass', () => ctx.act('-'), 'primary', { id: 'bg-pass' });
+        // Passes by itself after a moment, as players expect.
+        if (autoPass !== st.v) {
+          autoPass = st.v;
+          const v = st.v;
+          setTimeout(() => { if (st.v === v && st.actor === you) ctx.act('-'); }, 1500);
+        }
+      }
       else {
         const done = complete(actions(), chosen);
         button(controls, 'Undo', () => { chosen.pop(); sel = null; render(st, you, flipped); }, '', { id: 'bg-undo' }).disabled = !chosen.length;

@@ -98,7 +98,7 @@ export function create(container, controls, ctx) {
   container.innerHTML = '';
   container.appendChild(svg);
   let st = null; let you = null; let flipped = false;
-  let chosen = []; let sel = null; let builtFor = null; let lastRollKey = null;
+  let chosen = []; let sel = null; let builtFor = null; let lastRollKey = null; let autoPass = null;
 
   const viewer = () => (flipped ? 'black' : 'white');
   // Display slot: 1..12 along the bottom from the left (talon) to the right, 13..24 along the
@@ -127,7 +127,11 @@ export function create(container, controls, ctx) {
 
   function render(state, y, fl) {
     st = state; you = y; flipped = fl;
-    if (builtFor !== st.v) { chosen = []; sel = null; builtFor = st.v; }
+    if (builtFor !== st.v) {
+      chosen = []; sel = null; builtFor = st.v;
+      // A forced play is laid out at once: the player only confirms it.
+      if (playing() && actions().length === 1) chosen = actions()[0].hops.map((h) => [...h]);
+    }
     svg.innerHTML = '';
     const g = el('g', {}, svg);
     const v = st.view;
@@ -308,6 +312,12 @@ export function create(container, controls, ctx) {
       const end = button(controls, done ? `End turn: ${done.text}` : 'End turn', () => done && ctx.act(done.text), 'primary', { id: 'tt-end' });
       end.disabled = !done;
       if (!done && chosen.length && !candidates(actions(), chosen).length) { const h = document.createElement('span'); h.className = 'hint'; h.textContent = 'not a legal play: undo'; controls.appendChild(h); }
+    }
+    if (legal.length === 1 && legal[0] === 'pass' && autoPass !== st.v) {
+      // Nothing can be played: pass by itself after a moment.
+      autoPass = st.v;
+      const v = st.v;
+      setTimeout(() => { if (st.v === v && st.actor === you) ctx.act('pass'); }, 1500);
     }
     const words = legal.filter((t) => !/^\d/.test(t));
     const groups = {};

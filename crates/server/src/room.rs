@@ -436,6 +436,7 @@ impl Room {
             Err(e) => return Err(Refusal::Illegal(e)),
         }
         self.log.extend(pending);
+        self.engine_answers_draw(at);
         self.draw_chance(at);
         let new = self.log[before.3..].to_vec();
         let result = self
@@ -453,6 +454,31 @@ impl Room {
         }
         self.announce();
         Ok(())
+    }
+
+    /// An engine seat answers a draw offer at once: it accepts when its position looks lost
+    /// (by the simple engine's measure), and declines otherwise.
+    fn engine_answers_draw(&mut self, at: i64) {
+        let Some(offerer) = self.draw_offer else {
+            return;
+        };
+        let engine = offerer.opposite();
+        if !matches!(self.seats[engine.index()].kind, SeatKind::Engine { .. }) {
+            return;
+        }
+        let answer = if self.table.heuristic(engine) < -2.0 {
+            "draw-accept"
+        } else {
+            "draw-decline"
+        };
+        if let Ok(written) = self.apply_meta(engine, answer) {
+            self.log.push(StoredAction {
+                n: self.log.len() as i64 + 1,
+                side: side_name(engine).into(),
+                action: written,
+                at_ms: at,
+            });
+        }
     }
 
     /// Draws the dice while chance is to act (not stored yet: the caller stores the batch).

@@ -328,3 +328,23 @@ async fn a_clock_that_runs_out_loses_the_game() {
     let (status, _) = act(&app, &id, &white, "28-22").await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+#[tokio::test]
+async fn an_engine_answers_a_draw_offer_at_once() {
+    let (app, _dir) = app().await;
+    let (id, tokens) = create(
+        &app,
+        json!({"family": "draughts", "variant": "international",
+               "seats": [{"kind":"human"},{"kind":"engine","level":1}]}),
+    )
+    .await;
+    let white = tokens[0].clone().unwrap();
+    let (status, s) = act(&app, &id, &white, "!draw-offer").await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    // Material is level: the engine declines, and the offer is answered in the log.
+    let log = s["log"].as_array().unwrap();
+    assert_eq!(log[log.len() - 1]["action"], "!draw-decline");
+    assert_eq!(log[log.len() - 1]["side"], "black");
+    assert!(s["draw_offer"].is_null());
+    assert!(s["result"].is_null());
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, and every test (unit, data-driven, property and
 # oracle tests against outside programs: pydraughts, GNU Backgammon, PostgreSQL, Chromium), in
-# release mode so that perft depths stay deep.
+# the `ci` profile (optimised, so that perft depths stay deep; see Cargo.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/python-env.sh
@@ -12,6 +12,6 @@ trap 'bash scripts/postgres-test.sh stop "$pgdir"; rm -rf "$pgdir"' EXIT
 TABLIER_TEST_POSTGRES=$(bash scripts/postgres-test.sh start "$pgdir")
 export TABLIER_TEST_POSTGRES
 cargo fmt --all -- --check
-cargo clippy --workspace --all-targets --release -- -D warnings
-cargo test --workspace --release
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --release --quiet
+cargo clippy --workspace --all-targets --profile ci -- -D warnings
+cargo test --workspace --profile ci
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --profile ci --quiet

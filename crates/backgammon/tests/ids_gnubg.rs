@@ -19,7 +19,7 @@
 //! silently. `TABLIER_ORACLE_POSITIONS=N` changes the number of cases of each kind (default
 //! 6,000) and `TABLIER_ORACLE_SEED=S` the seed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
@@ -32,53 +32,8 @@ use tablier_backgammon::Position;
 const SEED: u64 = 20_261_122;
 const CASES: u64 = 6_000;
 
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .map(|v| {
-            v.parse()
-                .unwrap_or_else(|_| panic!("{name} must be a number"))
-        })
-        .unwrap_or(default)
-}
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The Python interpreter that has gnubg and gnubg_nn, or a failure saying how to get one.
-fn python() -> PathBuf {
-    let fix = "run `bash scripts/python-env.sh` (creates .venv with gnubg 1.1.0a16 and gnubg-nn) \
-               or point TABLIER_PYTHON at a Python that has them";
-    let candidate = match std::env::var_os("TABLIER_PYTHON").filter(|v| !v.is_empty()) {
-        Some(p) => PathBuf::from(p),
-        None => workspace_root().join(".venv/bin/python"),
-    };
-    let check = Command::new(&candidate)
-        .args([
-            "-c",
-            "import importlib.metadata as m, gnubg, gnubg_nn; print(m.version('gnubg'))",
-        ])
-        .output();
-    match check {
-        Ok(out) if out.status.success() => {
-            let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
-            assert_eq!(
-                version,
-                "1.1.0a16",
-                "{} has gnubg {version}, the oracle expects 1.1.0a16: {fix}",
-                candidate.display()
-            );
-            candidate
-        }
-        Ok(out) => panic!(
-            "{} cannot import gnubg and gnubg_nn ({}): {fix}",
-            candidate.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ),
-        Err(e) => panic!("cannot run {} ({e}): {fix}", candidate.display()),
-    }
-}
+mod common;
+use common::{env_number, python};
 
 /// Runs the script once and returns its lines.
 fn oracle_lines() -> Vec<Value> {

@@ -12,37 +12,13 @@
 //! `TABLIER_ORACLE_POSITIONS=N` and `TABLIER_ORACLE_SEED=S` change the run.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
+mod common;
+use common::{env_number, python};
+
 use tablier_backgammon::{Position, Roll};
-
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .map(|v| {
-            v.parse()
-                .unwrap_or_else(|_| panic!("{name} must be a number"))
-        })
-        .unwrap_or(default)
-}
-
-fn python() -> PathBuf {
-    let candidate = match std::env::var_os("TABLIER_PYTHON").filter(|v| !v.is_empty()) {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"),
-    };
-    let ok = Command::new(&candidate)
-        .args(["-c", "import gnubg_nn"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "no Python with gnubg_nn at {}: run `bash scripts/python-env.sh` or set TABLIER_PYTHON",
-        candidate.display()
-    );
-    candidate
-}
 
 /// Runs the oracle script and returns its lines.
 fn gnubg_lines(count: u64, seed: u64) -> Vec<String> {

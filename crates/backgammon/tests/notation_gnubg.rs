@@ -5,27 +5,13 @@
 //! same resulting position must be written with the same text, and reading gnubg's text must
 //! give that play. The interpreter is found as in `movegen_gnubg.rs`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use tablier_backgammon::{notation, Position, Roll};
+mod common;
+use common::python;
 
-fn python() -> PathBuf {
-    let candidate = match std::env::var_os("TABLIER_PYTHON").filter(|v| !v.is_empty()) {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python"),
-    };
-    let ok = Command::new(&candidate)
-        .args(["-c", "import gnubg, gnubg_nn"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok,
-        "no Python with gnubg at {}: run `bash scripts/python-env.sh` or set TABLIER_PYTHON",
-        candidate.display()
-    );
-    candidate
-}
+use tablier_backgammon::{notation, Position, Roll};
 
 #[test]
 fn plays_are_written_and_read_as_gnubg_writes_them() {

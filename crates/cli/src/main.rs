@@ -4,10 +4,13 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 mod backgammon_cmd;
+mod bg_engine_cmd;
 mod draughts_cmd;
+mod draughts_engine_cmd;
 mod load;
 mod serve_cmd;
 mod trictrac_cmd;
+mod trictrac_engine_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -56,6 +59,66 @@ enum Command {
     /// Benchmarks that print a ratio against a peer measured in the same run.
     #[command(subcommand)]
     Bench(draughts_cmd::BenchCommand),
+    /// The draughts engine over the Hub protocol (stdin/stdout), for draughts GUIs.
+    Hub(draughts_engine_cmd::HubArgs),
+    /// The draughts engine over DXP (TCP), as initiator or follower.
+    Dxp(draughts_engine_cmd::DxpArgs),
+    /// Draughts engine against engine (ours or a Hub engine) from balloted openings: score and Elo.
+    Match(draughts_engine_cmd::MatchArgs),
+    /// Analyse a game record with the engine: a PDN file (draughts) or a .mat file (backgammon).
+    Analyse(AnalyseArgs),
+    /// Train or tune an engine's evaluation from games it plays itself.
+    #[command(subcommand)]
+    Train(TrainCommand),
+    /// Backgammon rollouts of a position.
+    Rollout(bg_engine_cmd::RolloutArgs),
+    /// The backgammon engine as gnubg's external player (TCP), so gnubg can host matches.
+    GnubgExternal(bg_engine_cmd::ExternalArgs),
+}
+
+/// `tablier analyse FILE`: the family is known from the file's extension.
+#[derive(clap::Args)]
+struct AnalyseArgs {
+    /// The game record: `.pdn` (draughts) or `.mat` (backgammon).
+    file: std::path::PathBuf,
+    /// Where to write the annotated record (default: standard output).
+    #[arg(long, short)]
+    output: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    draughts: draughts_engine_cmd::AnalyseOpts,
+    #[command(flatten)]
+    backgammon: bg_engine_cmd::AnalyseOpts,
+}
+
+/// `tablier train ...`.
+#[derive(Subcommand)]
+enum TrainCommand {
+    /// Tune the draughts evaluation (Texel-style) on self-play games.
+    Draughts(draughts_engine_cmd::TrainArgs),
+    /// Train the backgammon network: self-play TD(lambda), then better targets.
+    Backgammon(bg_engine_cmd::TrainArgs),
+    /// Train the trictrac evaluator by self-play.
+    Trictrac(trictrac_engine_cmd::TrainArgs),
+}
+
+fn analyse(args: &AnalyseArgs) -> Result<()> {
+    let ext = args
+        .file
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("pdn") => {
+            draughts_engine_cmd::analyse(&args.file, args.output.as_deref(), &args.draughts)
+        }
+        Some("mat") | Some("txt") => {
+            bg_engine_cmd::analyse(&args.file, args.output.as_deref(), &args.backgammon)
+        }
+        _ => anyhow::bail!(
+            "{}: cannot tell the game from the file name; use .pdn (draughts) or .mat (backgammon)",
+            args.file.display()
+        ),
+    }
 }
 
 fn main() {
@@ -73,6 +136,15 @@ fn main() {
         } => backgammon_cmd::convert(&input, to, !no_jacoby),
         Command::Trictrac(cmd) => trictrac_cmd::run(cmd),
         Command::Bench(cmd) => draughts_cmd::bench(cmd),
+        Command::Hub(args) => draughts_engine_cmd::hub(&args),
+        Command::Dxp(args) => draughts_engine_cmd::dxp(&args),
+        Command::Match(args) => draughts_engine_cmd::run_match(&args),
+        Command::Analyse(args) => analyse(&args),
+        Command::Train(TrainCommand::Draughts(args)) => draughts_engine_cmd::train(&args),
+        Command::Train(TrainCommand::Backgammon(args)) => bg_engine_cmd::train(&args),
+        Command::Train(TrainCommand::Trictrac(args)) => trictrac_engine_cmd::train(&args),
+        Command::Rollout(args) => bg_engine_cmd::rollout(&args),
+        Command::GnubgExternal(args) => bg_engine_cmd::external(&args),
     };
     if let Err(e) = result {
         eprintln!("tablier: {e:#}");

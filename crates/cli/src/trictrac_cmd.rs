@@ -11,6 +11,8 @@ use tablier_trictrac::{Board, JanContext, Roll, RollScore};
 pub enum TrictracCommand {
     /// Every legal play of a roll with the points it scores for each player, and why.
     Score(ScoreArgs),
+    /// The engine's view of a roll: every play with the points it wins now and its value.
+    Hint(crate::trictrac_engine_cmd::HintArgs),
 }
 
 /// Arguments of `tablier trictrac score`.
@@ -35,6 +37,7 @@ pub struct ScoreArgs {
 pub fn run(cmd: TrictracCommand) -> Result<()> {
     match cmd {
         TrictracCommand::Score(args) => score(&args),
+        TrictracCommand::Hint(args) => crate::trictrac_engine_cmd::hint(&args),
     }
 }
 

@@ -185,6 +185,14 @@ impl<G: Geometry> Game<G> {
         &self.moves
     }
 
+    /// The positions since the last irreversible move (a capture or a man move), oldest
+    /// first, ending with the current one: what repetition is judged on. Engines use it to see
+    /// repetitions that the game's past makes possible.
+    #[must_use]
+    pub fn positions_since_irreversible(&self) -> &[Position<G>] {
+        &self.since_irreversible
+    }
+
     /// The draw-rule counters.
     #[must_use]
     pub fn counters(&self) -> Counters {

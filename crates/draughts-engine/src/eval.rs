@@ -1,0 +1,411 @@
+//! The static evaluation: a weighted sum of features counted for each side.
+//!
+//! Every feature is counted for white and for black (from each side's own point of view: rows
+//! are counted from its own back row) and the evaluation is the weighted difference, in
+//! centi-men (a man is worth 100), from the side to move's point of view. The weights are
+//! data ([`Weights`]): hand-set defaults per variant, replaced by `tablier train draughts`,
+//! which fits them to the results of self-play games (Texel's method: logistic regression of
+//! the game result on the evaluation).
+//!
+//! The features, for one side:
+//!
+//! | feature | counts |
+//! |---|---|
+//! | `men`, `kings` | material (the man's weight is fixed at 100) |
+//! | `advance` | sum over men of the rows they have advanced (tempo) |
+//! | `advance_end` | the same, scaled by how far the game is into the endgame |
+//! | `centre` | men on the board's central block |
+//! | `back` | men still on their own back row (guards against breakthroughs) |
+//! | `edge` | men on the side files |
+//! | `free` | men with no opposing piece in the cone in front of them (breakthroughs) |
+//! | `free_advance` | rows advanced by those free men |
+//! | `mobile` | men that have an empty square to step to |
+//! | `supported` | men with a friendly man diagonally behind them on both sides |
+//! | `balance` | minus the difference between the men on the left and right halves |
+//! | `king_diagonal` | kings on the long diagonal |
+//! | `lone_king_defence` | a lone king facing kings, which is usually a draw in flying-king variants |
+
+use tablier_core::Side;
+use tablier_draughts::{Bits, Geometry, Position, Variant};
+
+/// Number of features.
+pub const NUM_FEATURES: usize = 14;
+
+/// The features' names, in weight order.
+pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
+    "men",
+    "kings",
+    "advance",
+    "advance_end",
+    "centre",
+    "back",
+    "edge",
+    "free",
+    "free_advance",
+    "mobile",
+    "supported",
+    "balance",
+    "king_diagonal",
+    "lone_king_defence",
+];
+
+/// The weight of a man: the unit of every score.
+pub const MAN: i32 = 100;
+
+/// Feature weights in centi-men per unit of feature (the first, `men`, is fixed at [`MAN`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// One weight per feature, in [`FEATURE_NAMES`] order.
+    pub w: [f32; NUM_FEATURES],
+}
+
+impl Weights {
+    /// The weights shipped for `variant` (tuned ones where a file exists, else defaults).
+    #[must_use]
+    pub fn for_variant(variant: &Variant) -> Weights {
+        let text = match variant.name {
+            "international" | "french-old" => Some(include_str!("../weights/international.txt")),
+            "brazilian" => Some(include_str!("../weights/brazilian.txt")),
+            "english" => Some(include_str!("../weights/english.txt")),
+            "canadian" => Some(include_str!("../weights/canadian.txt")),
+            _ => None,
+        };
+        text.and_then(|t| Weights::parse(t).ok())
+            .unwrap_or_else(|| Weights::defaults(variant))
+    }
+
+    /// Hand-set starting weights: what tuning starts from.
+    #[must_use]
+    pub fn defaults(variant: &Variant) -> Weights {
+        let king = if variant.flying_kings { 320.0 } else { 150.0 };
+        Weights {
+            w: [
+                MAN as f32, king, 2.0, 4.0, 6.0, 6.0, -4.0, 10.0, 4.0, 2.0, 3.0, -2.0, 10.0, 60.0,
+            ],
+        }
+    }
+
+    /// Reads weights written by [`Weights::to_text`]: one `name value` per line, `#` comments.
+    ///
+    /// # Errors
+    /// A message naming the first unknown or missing feature or unreadable number.
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let mut w = [f32::NAN; NUM_FEATURES];
+        for line in text.lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut it = line.split_whitespace();
+            let (Some(name), Some(value), None) = (it.next(), it.next(), it.next()) else {
+                return Err(format!("expected `name value`, found `{line}`"));
+            };
+            let i = FEATURE_NAMES
+                .iter()
+                .position(|n| *n == name)
+                .ok_or_else(|| format!("unknown feature `{name}`"))?;
+            w[i] = value
+                .parse()
+                .map_err(|_| format!("`{value}` is not a number (feature {name})"))?;
+        }
+        if let Some(i) = w.iter().position(|x| x.is_nan()) {
+            return Err(format!("feature `{}` has no weight", FEATURE_NAMES[i]));
+        }
+        Ok(Weights { w })
+    }
+
+    /// The weights as text, one `name value` per line.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for (n, v) in FEATURE_NAMES.iter().zip(self.w) {
+            s.push_str(&format!("{n} {v:.3}\n"));
+        }
+        s
+    }
+}
+
+/// Masks the features are counted with, for one board size.
+#[derive(Clone, Debug)]
+pub struct Masks<G: Geometry> {
+    /// Row `r` (0 = top, black's back row).
+    rows: Vec<G::B>,
+    centre: G::B,
+    edge: G::B,
+    left: G::B,
+    right: G::B,
+    diagonal: G::B,
+    /// Squares in front of a white man on bit `i` (the cone towards row 0).
+    cone_white: Vec<G::B>,
+    /// Squares in front of a black man on bit `i`.
+    cone_black: Vec<G::B>,
+    /// Row of each bit.
+    row_of: Vec<u8>,
+    /// Men of the starting position, both sides together (for the endgame scale).
+    start_men: i32,
+    lone_king_defence: bool,
+}
+
+impl<G: Geometry> Masks<G> {
+    /// The masks of `variant`'s board.
+    #[must_use]
+    pub fn new(variant: &Variant) -> Self {
+        let n = G::N;
+        let bit = |r: u32, c: u32| G::square_at(r, c).map(|s| G::B::bit(G::bit_of(s)));
+        let mut rows = vec![G::B::ZERO; n as usize];
+        let mut centre = G::B::ZERO;
+        let mut edge = G::B::ZERO;
+        let mut left = G::B::ZERO;
+        let mut right = G::B::ZERO;
+        let mut diagonal = G::B::ZERO;
+        let size = G::bit_of(G::SQUARES) as usize + 1;
+        let mut cone_white = vec![G::B::ZERO; size];
+        let mut cone_black = vec![G::B::ZERO; size];
+        let mut row_of = vec![0u8; size];
+        for r in 0..n {
+            for c in 0..n {
+                let Some(b) = bit(r, c) else { continue };
+                rows[r as usize] |= b;
+                let mid = n / 2;
+                if (mid - 2..mid + 2).contains(&r) && (mid - 2..mid + 2).contains(&c) {
+                    centre |= b;
+                }
+                if c == 0 || c == n - 1 {
+                    edge |= b;
+                }
+                if c < mid {
+                    left |= b;
+                } else {
+                    right |= b;
+                }
+                // The long diagonal from the bottom-left corner to the top-right corner.
+                if r + c == n - 1 {
+                    diagonal |= b;
+                }
+                let i = b.lowest() as usize;
+                row_of[i] = r as u8;
+                for r2 in 0..n {
+                    for c2 in 0..n {
+                        let Some(b2) = bit(r2, c2) else { continue };
+                        let dc = c.abs_diff(c2);
+                        if r2 < r && dc <= r - r2 {
+                            cone_white[i] |= b2;
+                        }
+                        if r2 > r && dc <= r2 - r {
+                            cone_black[i] |= b2;
+                        }
+                    }
+                }
+            }
+        }
+        Masks {
+            rows,
+            centre,
+            edge,
+            left,
+            right,
+            diagonal,
+            cone_white,
+            cone_black,
+            row_of,
+            start_men: (2 * variant.rows_of_men * G::H) as i32,
+            lone_king_defence: variant.flying_kings,
+        }
+    }
+
+    /// The feature counts of `side` in `pos` (see the module docs).
+    #[must_use]
+    pub fn features(&self, pos: &Position<G>, side: Side) -> [i32; NUM_FEATURES] {
+        let mine = pos.side_bits(side);
+        let theirs = pos.side_bits(side.opposite());
+        let kings = pos.king_bits();
+        let men = mine & !kings;
+        let my_kings = mine & kings;
+        let empty = G::VALID & !(mine | theirs);
+        let n = G::N as usize;
+        let mut f = [0i32; NUM_FEATURES];
+        f[0] = men.count() as i32;
+        f[1] = my_kings.count() as i32;
+        let mut advance = 0;
+        for r in 0..n {
+            let c = (men & self.rows[r]).count() as i32;
+            if c != 0 {
+                let adv = match side {
+                    Side::White => (n - 1 - r) as i32,
+                    Side::Black => r as i32,
+                };
+                advance += c * adv;
+            }
+        }
+        f[2] = advance;
+        let all_men = ((pos.side_bits(Side::White) | pos.side_bits(Side::Black)) & !kings).count();
+        let gone = (self.start_men - all_men as i32).max(0);
+        f[3] = advance * gone / self.start_men.max(1);
+        f[4] = (men & self.centre).count() as i32;
+        let back_row = match side {
+            Side::White => self.rows[n - 1],
+            Side::Black => self.rows[0],
+        };
+        f[5] = (men & back_row).count() as i32;
+        f[6] = (men & self.edge).count() as i32;
+        let cones = match side {
+            Side::White => &self.cone_white,
+            Side::Black => &self.cone_black,
+        };
+        let mut free = 0;
+        let mut free_adv = 0;
+        for i in men.iter() {
+            if (cones[i as usize] & theirs).is_empty() {
+                free += 1;
+                let r = self.row_of[i as usize] as usize;
+                free_adv += match side {
+                    Side::White => (n - 1 - r) as i32,
+                    Side::Black => r as i32,
+                };
+            }
+        }
+        f[7] = free;
+        f[8] = free_adv;
+        let (fwd, back) = match side {
+            Side::White => (
+                [
+                    tablier_draughts::Dir::UpLeft,
+                    tablier_draughts::Dir::UpRight,
+                ],
+                [
+                    tablier_draughts::Dir::DownRight,
+                    tablier_draughts::Dir::DownLeft,
+                ],
+            ),
+            Side::Black => (
+                [
+                    tablier_draughts::Dir::DownLeft,
+                    tablier_draughts::Dir::DownRight,
+                ],
+                [
+                    tablier_draughts::Dir::UpRight,
+                    tablier_draughts::Dir::UpLeft,
+                ],
+            ),
+        };
+        let movable = G::step(empty, back[0]) | G::step(empty, back[1]);
+        f[9] = (men & movable).count() as i32;
+        // A man is supported when both squares diagonally behind it hold friendly men or lie
+        // off the board.
+        let behind_a = G::step(men, fwd[0]) | !G::step(G::VALID, fwd[0]);
+        let behind_b = G::step(men, fwd[1]) | !G::step(G::VALID, fwd[1]);
+        f[10] = (men & behind_a & behind_b).count() as i32;
+        f[11] = -((men & self.left).count() as i32 - (men & self.right).count() as i32).abs();
+        f[12] = (my_kings & self.diagonal).count() as i32;
+        let their_kings = theirs & kings;
+        f[13] = i32::from(
+            self.lone_king_defence
+                && mine.count() == 1
+                && f[1] == 1
+                && !their_kings.is_empty()
+                && theirs.count() <= 3,
+        );
+        f
+    }
+}
+
+/// Evaluates positions of one board size with one set of weights.
+#[derive(Clone, Debug)]
+pub struct Evaluator<G: Geometry> {
+    masks: Masks<G>,
+    weights: Weights,
+}
+
+impl<G: Geometry> Evaluator<G> {
+    /// The evaluator of `variant` with `weights`.
+    #[must_use]
+    pub fn new(variant: &Variant, weights: Weights) -> Self {
+        Evaluator {
+            masks: Masks::new(variant),
+            weights,
+        }
+    }
+
+    /// The weights in use.
+    #[must_use]
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// The masks the features are counted with.
+    #[must_use]
+    pub fn masks(&self) -> &Masks<G> {
+        &self.masks
+    }
+
+    /// The feature differences (white minus black) of `pos`.
+    #[must_use]
+    pub fn feature_diff(&self, pos: &Position<G>) -> [i32; NUM_FEATURES] {
+        let w = self.masks.features(pos, Side::White);
+        let b = self.masks.features(pos, Side::Black);
+        std::array::from_fn(|i| w[i] - b[i])
+    }
+
+    /// The evaluation in centi-men from the side to move's point of view.
+    #[must_use]
+    pub fn evaluate(&self, pos: &Position<G>) -> i32 {
+        let d = self.feature_diff(pos);
+        let mut s = 0.0f32;
+        for (x, w) in d.iter().zip(self.weights.w) {
+            s += *x as f32 * w;
+        }
+        let s = s.round() as i32;
+        match pos.side_to_move() {
+            Side::White => s,
+            Side::Black => -s,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tablier_draughts::{fen, G10, G8, INTERNATIONAL};
+
+    #[test]
+    fn start_is_balanced() {
+        let e = Evaluator::<G10>::new(&INTERNATIONAL, Weights::defaults(&INTERNATIONAL));
+        let p = Position::<G10>::start(&INTERNATIONAL).unwrap();
+        assert_eq!(e.feature_diff(&p), [0; NUM_FEATURES]);
+        assert_eq!(e.evaluate(&p), 0);
+    }
+
+    #[test]
+    fn extra_man_is_good_for_its_side_either_to_move() {
+        let e = Evaluator::<G10>::new(&INTERNATIONAL, Weights::defaults(&INTERNATIONAL));
+        let w = fen::parse::<G10>(&INTERNATIONAL, "W:W31,32,33:B18,19").unwrap();
+        let b = fen::parse::<G10>(&INTERNATIONAL, "B:W31,32,33:B18,19").unwrap();
+        assert!(e.evaluate(&w) > 50);
+        assert!(e.evaluate(&b) < -50);
+    }
+
+    #[test]
+    fn free_men_and_rows() {
+        let m = Masks::<G8>::new(&tablier_draughts::ENGLISH);
+        // A white man on square 5 (second row from the top) with nothing in front of it.
+        let p = fen::parse::<G8>(&tablier_draughts::ENGLISH, "W:W5:B25").unwrap();
+        let f = m.features(&p, Side::White);
+        assert_eq!(f[0], 1);
+        assert_eq!(f[2], 6, "row 1 from the top is 6 rows advanced");
+        assert_eq!(f[7], 1);
+        assert_eq!(f[8], 6);
+    }
+
+    #[test]
+    fn weights_round_trip_and_errors() {
+        let w = Weights::defaults(&INTERNATIONAL);
+        assert_eq!(Weights::parse(&w.to_text()).unwrap().w.len(), NUM_FEATURES);
+        assert!(Weights::parse("men 100\n").unwrap_err().contains("kings"));
+        assert!(Weights::parse("nonsense 1")
+            .unwrap_err()
+            .contains("unknown"));
+        assert!(Weights::parse("men x")
+            .unwrap_err()
+            .contains("not a number"));
+    }
+}

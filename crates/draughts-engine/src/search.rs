@@ -1,0 +1,691 @@
+//! Iterative-deepening principal-variation search.
+//!
+//! * Alpha-beta in negamax form with a null window for every move after the first (PVS),
+//!   re-searched with the full window when it beats alpha.
+//! * A transposition table ([`crate::tt`]) gives the first move to try and cut-offs.
+//! * Move order: the table's move, captures (the most pieces first), two killer moves per ply,
+//!   then the history table.
+//! * Captures are never cut short: where the depth runs out and the side to move must take,
+//!   the search goes on through the captures (quiescence); a position with a single legal
+//!   move is searched one ply deeper (most such moves are forced captures).
+//! * Late quiet moves at depth 3 and more are searched one ply shallower first (late move
+//!   reductions), and again at full depth when they beat alpha.
+//! * Repetition of a position since the last irreversible move, in the game or in the search,
+//!   scores as a draw; small material is read from the endgame tables when they are loaded.
+//! * Time: a soft limit (no new iteration is started after it) and a hard limit (the search
+//!   stops at once); both, and an outside stop flag, are checked every 1,024 nodes.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use tablier_draughts::{CaptureRule, Geometry, Move, Position};
+
+use crate::egtb::{Tables, Wdl};
+use crate::eval::Evaluator;
+use crate::tt::{hash, hash_after, Bound, Tt};
+
+/// A score above every evaluation.
+pub const INF: i32 = 30_000;
+/// The score of a win now; a win in `n` plies scores `WIN - n`.
+pub const WIN: i32 = 29_000;
+/// Scores of positions the endgame tables call won are `TABLE_WIN` plus material.
+pub const TABLE_WIN: i32 = 20_000;
+/// The deepest ply the search reaches.
+pub const MAX_PLY: usize = 120;
+
+/// Whether a score announces a forced win or loss found by the search.
+#[must_use]
+pub fn is_mate(score: i32) -> bool {
+    score.abs() > WIN - MAX_PLY as i32 * 2
+}
+
+/// How long a search may take.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeControl {
+    /// No time limit: until the depth or node limit, or until stopped.
+    Infinite,
+    /// Think this long for the move.
+    MoveTime(Duration),
+    /// A game clock: time left, the increment added before each move, and the moves left to
+    /// the next time control (if any).
+    Clock {
+        /// Time left on the clock.
+        remaining: Duration,
+        /// Time added for each move.
+        increment: Duration,
+        /// Moves to play before the next time control.
+        moves_to_go: Option<u32>,
+    },
+}
+
+/// The limits of one search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// The deepest iteration (plies).
+    pub depth: Option<u32>,
+    /// At most this many nodes.
+    pub nodes: Option<u64>,
+    /// Time.
+    pub time: TimeControl,
+    /// Whether to search a position with a single legal move at all (analysis) or to play
+    /// it at once (games).
+    pub search_forced: bool,
+}
+
+impl Limits {
+    /// A search to `depth` plies with no time limit.
+    #[must_use]
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            nodes: None,
+            time: TimeControl::Infinite,
+            search_forced: true,
+        }
+    }
+
+    /// A search of `t` for the move.
+    #[must_use]
+    pub fn move_time(t: Duration) -> Limits {
+        Limits {
+            depth: None,
+            nodes: None,
+            time: TimeControl::MoveTime(t),
+            search_forced: false,
+        }
+    }
+
+    /// (soft, hard) time budgets.
+    fn budgets(&self) -> (Option<Duration>, Option<Duration>) {
+        match self.time {
+            TimeControl::Infinite => (None, None),
+            TimeControl::MoveTime(t) => (Some(t.mul_f64(0.55)), Some(t)),
+            TimeControl::Clock {
+                remaining,
+                increment,
+                moves_to_go,
+            } => {
+                let moves = f64::from(moves_to_go.unwrap_or(30).clamp(1, 40));
+                let reserve = Duration::from_millis(30).min(remaining / 4);
+                let usable = remaining.saturating_sub(reserve);
+                let base = usable.div_f64(moves) + increment.mul_f64(0.8);
+                let hard = (base * 3).min(usable.mul_f64(0.4)).min(usable);
+                let soft = base.mul_f64(0.6).min(hard);
+                (Some(soft), Some(hard))
+            }
+        }
+    }
+}
+
+/// What the search reports after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Info<G: Geometry> {
+    /// Depth of the iteration (plies).
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// Score in centi-men from the side to move's point of view.
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search began.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move<G>>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<G: Geometry> {
+    /// The move to play (`None` when there is no legal move).
+    pub best: Option<Move<G>>,
+    /// The reply expected.
+    pub ponder: Option<Move<G>>,
+    /// Score in centi-men, side to move's point of view.
+    pub score: i32,
+    /// The last completed depth.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move<G>>,
+}
+
+/// The state of one search.
+pub(crate) struct Searcher<'a, G: Geometry> {
+    pub eval: &'a Evaluator<G>,
+    pub tt: &'a mut Tt,
+    pub history: &'a mut [i32],
+    pub tables: Option<&'a Tables>,
+    pub stop: &'a AtomicBool,
+    killers: Vec<[(u8, u8); 2]>,
+    lists: Vec<Vec<Move<G>>>,
+    /// Hashes of the positions before the current one (game history, then search path).
+    path: Vec<u64>,
+    start: Instant,
+    hard: Option<Instant>,
+    node_limit: u64,
+    pub nodes: u64,
+    stopped: bool,
+    huffing: bool,
+    seldepth: usize,
+}
+
+/// History table index of a move.
+fn hist_index<G: Geometry>(m: &Move<G>) -> usize {
+    (m.from() as usize) * 80 + m.to() as usize
+}
+
+/// Size of the history table.
+pub(crate) const HISTORY_SIZE: usize = 80 * 80;
+
+impl<'a, G: Geometry> Searcher<'a, G> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        eval: &'a Evaluator<G>,
+        tt: &'a mut Tt,
+        history: &'a mut [i32],
+        tables: Option<&'a Tables>,
+        stop: &'a AtomicBool,
+        game_history: &[Position<G>],
+        huffing: bool,
+    ) -> Self {
+        Searcher {
+            eval,
+            tt,
+            history,
+            tables,
+            stop,
+            killers: vec![[(0, 0); 2]; MAX_PLY + 2],
+            lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            path: game_history.iter().map(hash).collect(),
+            start: Instant::now(),
+            hard: None,
+            node_limit: u64::MAX,
+            nodes: 0,
+            stopped: false,
+            huffing,
+            seldepth: 0,
+        }
+    }
+
+    fn generate(&self, pos: &Position<G>, out: &mut Vec<Move<G>>) {
+        if self.huffing {
+            *out = pos.proper_moves();
+        } else {
+            pos.generate(out);
+        }
+    }
+
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            if self.stop.load(Ordering::Relaxed)
+                || self.hard.is_some_and(|h| Instant::now() >= h)
+                || self.nodes >= self.node_limit
+            {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// Scores for ordering: higher first.
+    fn order(&self, pos: &Position<G>, list: &[Move<G>], tt_move: u8, ply: usize) -> Vec<i32> {
+        let killers = self.killers[ply];
+        list.iter()
+            .enumerate()
+            .map(|(i, m)| {
+                if i == tt_move as usize {
+                    return 10_000_000;
+                }
+                if m.is_capture() {
+                    return 1_000_000 + m.capture_count() as i32 * 1000;
+                }
+                let key = (m.from(), m.to());
+                if key == killers[0] {
+                    return 900_000;
+                }
+                if key == killers[1] {
+                    return 800_000;
+                }
+                let promo = if pos.is_promotion(m) { 500_000 } else { 0 };
+                promo + self.history[hist_index(m)].min(400_000)
+            })
+            .collect()
+    }
+
+    fn table_score(&self, pos: &Position<G>, ply: usize) -> Option<i32> {
+        let tables = self.tables?;
+        let wdl = tables.probe(pos)?;
+        let material = self.eval.evaluate(pos).clamp(-5000, 5000) / 10;
+        Some(match wdl {
+            Wdl::Win => TABLE_WIN + material - ply as i32,
+            Wdl::Loss => -TABLE_WIN + material + ply as i32,
+            Wdl::Draw => 0,
+        })
+    }
+
+    /// Negamax search with alpha-beta. `rev` counts the reversible plies that led here.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position<G>,
+        h: u64,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        rev: usize,
+        ext_left: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 {
+            // A repetition of a position since the last irreversible move is a draw.
+            let n = self.path.len();
+            let mut d = 4;
+            while d <= rev && d <= n {
+                if self.path[n - d] == h {
+                    return 0;
+                }
+                d += 2;
+            }
+            // The fastest win from here cannot beat one already found.
+            let a = alpha.max(-WIN + ply as i32);
+            let b = beta.min(WIN - ply as i32 - 1);
+            if a >= b {
+                return a;
+            }
+            if let Some(s) = self.table_score(pos, ply) {
+                return s;
+            }
+        }
+        if ply >= MAX_PLY {
+            return self.eval.evaluate(pos);
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.generate(pos, &mut list);
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return -WIN + ply as i32;
+        }
+        let captures = list[0].is_capture();
+        if depth <= 0 && !captures {
+            self.lists[ply] = list;
+            return self.eval.evaluate(pos);
+        }
+        let mut depth = depth.max(0);
+        let mut ext_left = ext_left;
+        if list.len() == 1 && ext_left > 0 && depth > 0 {
+            depth += 1;
+            ext_left -= 1;
+        }
+        let quiescence = depth == 0;
+        let mut tt_move = 255u8;
+        if !quiescence {
+            if let Some(e) = self.tt.probe(h) {
+                tt_move = e.mv;
+                if ply > 0 && i32::from(e.depth) >= depth {
+                    let s = from_tt(i32::from(e.score), ply);
+                    let cut = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    };
+                    if cut {
+                        self.lists[ply] = list;
+                        return s;
+                    }
+                }
+            }
+        }
+        let keys = self.order(pos, &list, tt_move, ply);
+        let mut idx: Vec<usize> = (0..list.len()).collect();
+        idx.sort_by_key(|&i| -keys[i]);
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_i = 255u8;
+        self.path.push(h);
+        for (n, &i) in idx.iter().enumerate() {
+            let m = list[i];
+            let mut child = *pos;
+            child.play_unchecked(&m);
+            let ch = hash_after(pos, h, &m);
+            let child_rev = if m.is_capture() || !pos.moves_king(&m) {
+                0
+            } else {
+                rev + 1
+            };
+            let quiet = !m.is_capture();
+            let score = if n == 0 {
+                -self.search(
+                    &child,
+                    ch,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    child_rev,
+                    ext_left,
+                )
+            } else {
+                let r = i32::from(depth >= 3 && n >= 3 && quiet && keys[i] < 800_000);
+                let mut s = -self.search(
+                    &child,
+                    ch,
+                    depth - 1 - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    child_rev,
+                    ext_left,
+                );
+                if s > alpha && (r > 0 || s < beta) && !self.stopped {
+                    s = -self.search(
+                        &child,
+                        ch,
+                        depth - 1,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        child_rev,
+                        ext_left,
+                    );
+                }
+                s
+            };
+            if self.stopped {
+                self.path.pop();
+                self.lists[ply] = list;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_i = i as u8;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        if quiet {
+                            let key = (m.from(), m.to());
+                            let k = &mut self.killers[ply];
+                            if k[0] != key {
+                                k[1] = k[0];
+                                k[0] = key;
+                            }
+                            self.history[hist_index(&m)] += depth * depth;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        self.lists[ply] = list;
+        if !quiescence {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(h, depth, bound, to_tt(best, ply), best_i);
+        }
+        best
+    }
+
+    /// The principal variation read from the table.
+    fn pv(&self, pos: &Position<G>, first: Move<G>, max: usize) -> Vec<Move<G>> {
+        let mut pv = vec![first];
+        let mut p = *pos;
+        let mut h = hash(&p);
+        let mut seen = vec![h];
+        h = hash_after(&p, h, &first);
+        p.play_unchecked(&first);
+        let mut list = Vec::new();
+        while pv.len() < max {
+            if seen.contains(&h) {
+                break;
+            }
+            seen.push(h);
+            let Some(e) = self.tt.probe(h) else { break };
+            self.generate(&p, &mut list);
+            let Some(m) = list.get(e.mv as usize).copied() else {
+                break;
+            };
+            pv.push(m);
+            h = hash_after(&p, h, &m);
+            p.play_unchecked(&m);
+        }
+        pv
+    }
+
+    /// Iterative deepening from the root.
+    pub fn run(
+        &mut self,
+        pos: &Position<G>,
+        limits: &Limits,
+        on_info: &mut dyn FnMut(&Info<G>),
+    ) -> SearchResult<G> {
+        self.start = Instant::now();
+        let (soft, hard) = limits.budgets();
+        self.hard = hard.map(|d| self.start + d);
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let mut root = Vec::new();
+        self.generate(pos, &mut root);
+        let mut result = SearchResult {
+            best: root.first().copied(),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: root.first().copied().into_iter().collect(),
+        };
+        if root.is_empty() {
+            result.score = -WIN;
+            return result;
+        }
+        if root.len() == 1 && !limits.search_forced {
+            result.score = self.eval.evaluate(pos);
+            return result;
+        }
+        let h = hash(pos);
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 10).max(1);
+        // Root moves in the order of the last iteration's scores.
+        let mut order: Vec<usize> = (0..root.len()).collect();
+        let mut prev_score = 0;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let d = depth as i32;
+            // Aspiration window around the last score, widened on failure.
+            let mut window = if depth >= 4 && !is_mate(prev_score) {
+                40
+            } else {
+                INF
+            };
+            let (best_i, score) = loop {
+                let alpha = if window >= INF {
+                    -INF
+                } else {
+                    prev_score - window
+                };
+                let beta = if window >= INF {
+                    INF
+                } else {
+                    prev_score + window
+                };
+                let (bi, s) = self.root(pos, h, &root, &mut order, d, alpha, beta);
+                if self.stopped {
+                    break (bi, s);
+                }
+                if s <= alpha || s >= beta {
+                    window = if window >= 320 { INF } else { window * 4 };
+                    continue;
+                }
+                break (bi, s);
+            };
+            if self.stopped && best_i.is_none() {
+                break;
+            }
+            let Some(bi) = best_i else { break };
+            let bm = root[bi];
+            result.best = Some(bm);
+            if !self.stopped {
+                result.score = score;
+                result.depth = depth;
+                prev_score = score;
+                let pv = self.pv(pos, bm, depth as usize + 8);
+                result.ponder = pv.get(1).copied();
+                result.pv = pv;
+                on_info(&Info {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score,
+                    nodes: self.nodes,
+                    time: self.start.elapsed(),
+                    pv: result.pv.clone(),
+                });
+            }
+            if self.stopped
+                || soft.is_some_and(|s| self.start.elapsed() >= s)
+                || (is_mate(score) && depth as i32 > WIN - score.abs() + 2)
+            {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result.time = self.start.elapsed();
+        result
+    }
+
+    /// One root iteration: returns the best move's index in `root` and its score. Moves are
+    /// tried in `order`, which is updated (best first).
+    #[allow(clippy::too_many_arguments)]
+    fn root(
+        &mut self,
+        pos: &Position<G>,
+        h: u64,
+        root: &[Move<G>],
+        order: &mut Vec<usize>,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (Option<usize>, i32) {
+        self.nodes += 1;
+        let mut best = -INF;
+        let mut best_i = None;
+        let ext = depth / 2 + 2;
+        self.path.push(h);
+        for n in 0..order.len() {
+            let i = order[n];
+            let m = root[i];
+            let mut child = *pos;
+            child.play_unchecked(&m);
+            let ch = hash_after(pos, h, &m);
+            let rev = if m.is_capture() || !pos.moves_king(&m) {
+                0
+            } else {
+                // Repetitions through the game's own history count from here.
+                self.path.len()
+            };
+            let score = if n == 0 {
+                -self.search(&child, ch, depth - 1, -beta, -alpha, 1, rev, ext)
+            } else {
+                let mut s = -self.search(&child, ch, depth - 1, -alpha - 1, -alpha, 1, rev, ext);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.search(&child, ch, depth - 1, -beta, -alpha, 1, rev, ext);
+                }
+                s
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_i = Some(i);
+                // Move it to the front for the next iteration.
+                let v = order.remove(n);
+                order.insert(0, v);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        if let Some(bi) = best_i {
+            if best > -INF && !self.stopped {
+                let bound = if best >= beta {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                self.tt.store(h, depth, bound, best, bi as u8);
+            }
+        }
+        (best_i, best)
+    }
+
+    /// The score of every root move searched with a full window to `depth` plies (for levels
+    /// that choose among near-best moves).
+    pub fn score_all(&mut self, pos: &Position<G>, depth: u32) -> Vec<(Move<G>, i32)> {
+        self.start = Instant::now();
+        self.hard = None;
+        let mut root = Vec::new();
+        self.generate(pos, &mut root);
+        let h = hash(pos);
+        self.path.push(h);
+        let ext = depth as i32 / 2 + 2;
+        let out = root
+            .iter()
+            .map(|m| {
+                let mut child = *pos;
+                child.play_unchecked(m);
+                let ch = hash_after(pos, h, m);
+                let s = -self.search(&child, ch, depth as i32 - 1, -INF, INF, 1, 0, ext);
+                (*m, s)
+            })
+            .collect();
+        self.path.pop();
+        out
+    }
+}
+
+/// Win scores are stored relative to the node, so that they stay right at another ply.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN - 1000 {
+        score + ply as i32
+    } else if score < -WIN + 1000 {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN - 1000 {
+        score - ply as i32
+    } else if score < -WIN + 1000 {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Whether the variant's captures are enforced by huffing (the engine then plays only moves
+/// that cannot be huffed).
+#[must_use]
+pub fn is_huffing(pos_variant: &tablier_draughts::Variant) -> bool {
+    pos_variant.capture == CaptureRule::Huffing
+}

@@ -1,4 +1,25 @@
-//! The backgammon engine of tablier (work in progress: see the open issue).
+//! The backgammon engine of tablier: a neural-net evaluator trained here by self-play, an
+//! exact one-sided bear-off database, 0/1/2-ply search, levels for people, cube decisions and
+//! rollouts.
+//!
+//! ```
+//! use tablier_backgammon::{Position, Roll};
+//! use tablier_backgammon_engine::eval::{equity, Evaluator, Scratch};
+//!
+//! let ev = Evaluator::shipped();
+//! let mut scratch = Scratch::default();
+//! let plays = Position::start().legal_plays(Roll::new(3, 1).unwrap());
+//! let (best, probs) = ev.best_play_0ply(&plays, &mut scratch);
+//! assert!(probs[0] > 0.0 && probs[0] < 1.0);
+//! assert!(equity(&probs).abs() < 1.0);
+//! let _ = best;
+//! ```
+
+pub mod bearoff;
+pub mod encode;
+pub mod eval;
+pub mod net;
+pub mod train;
 
 /// The highest level offered to people (level 0 is the weakest).
 pub const MAX_LEVEL: u8 = 0;

@@ -1,0 +1,287 @@
+//! Static (0-ply) evaluation: the five outcome probabilities of a position for the side on roll,
+//! from the bear-off database, the race net or the contact net.
+
+use std::sync::OnceLock;
+
+use tablier_backgammon::{Play, Position, Roll};
+
+use crate::bearoff::{one_side, Bearoff};
+use crate::encode::{encode, INPUTS};
+use crate::net::{self, Activations, Net, WeightsError};
+
+/// Outcome probabilities for the side on roll: win, win gammon (or backgammon), win
+/// backgammon, lose gammon (or backgammon), lose backgammon — gnubg's order.
+pub type Probs = [f32; 5];
+
+/// The same probabilities seen from the other side.
+#[must_use]
+pub fn invert(p: &Probs) -> Probs {
+    [1.0 - p[0], p[3], p[4], p[1], p[2]]
+}
+
+/// Cubeless money equity: points won per game on average (−3 to +3).
+#[must_use]
+pub fn equity(p: &Probs) -> f32 {
+    2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+}
+
+/// Which evaluator a position goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// The game is over.
+    Over,
+    /// Both sides have every checker on their home board: exact from the bear-off database.
+    Bearoff,
+    /// No contact left (every checker has passed every opposing checker): the race net.
+    Race,
+    /// The contact net.
+    Contact,
+}
+
+/// The class of `pos`.
+#[must_use]
+pub fn classify(pos: &Position) -> Class {
+    if pos.is_over() {
+        return Class::Over;
+    }
+    // The mover travels down his numbering, the opponent up it: contact while the mover's
+    // furthest-back checker is above the opponent's furthest back.
+    let mover_back = (1..=25).rev().find(|&p| pos.raw(p) > 0).unwrap_or(0);
+    let opp_back = (0..=24).find(|&p| pos.raw(p) < 0).unwrap_or(25);
+    if mover_back > opp_back {
+        return Class::Contact;
+    }
+    if mover_back <= 6 && opp_back >= 19 {
+        Class::Bearoff
+    } else {
+        Class::Race
+    }
+}
+
+/// The probabilities of a finished game for the side that just bore off its last checker, seen
+/// from that side (`pos` from the winner's view).
+#[must_use]
+pub fn terminal_for_winner(pos: &Position) -> Probs {
+    let gammon = pos.opponent_off() == 0;
+    // Backgammon: a losing checker still on the bar or in the winner's home board.
+    let backgammon = gammon && (0..=6).any(|p| pos.raw(p) < 0);
+    [
+        1.0,
+        f32::from(u8::from(gammon)),
+        f32::from(u8::from(backgammon)),
+        0.0,
+        0.0,
+    ]
+}
+
+/// The weights shipped with tablier (see `data/README.md` for how they were made).
+static SHIPPED: &[u8] = include_bytes!("../data/weights.tbg");
+
+/// The nets in file order.
+pub const NET_CONTACT: usize = 0;
+/// Index of the race net in a weights file.
+pub const NET_RACE: usize = 1;
+
+/// The evaluator: a contact net, a race net and the bear-off database.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    /// Contact and race nets, in that order.
+    pub nets: Vec<Net>,
+    /// Self-play games the nets were trained on.
+    pub games: u64,
+}
+
+/// Per-thread scratch memory for evaluations.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    x: Vec<f32>,
+    act: Activations,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            x: vec![0.0; INPUTS],
+            act: Activations::default(),
+        }
+    }
+}
+
+impl Evaluator {
+    /// The shipped evaluator (parsed once per process).
+    pub fn shipped() -> &'static Evaluator {
+        static EV: OnceLock<Evaluator> = OnceLock::new();
+        EV.get_or_init(|| Evaluator::from_bytes(SHIPPED).expect("the shipped weights load"))
+    }
+
+    /// Reads an evaluator from a weights file's bytes.
+    ///
+    /// # Errors
+    /// [`WeightsError`] when the bytes are not a weights file for these inputs.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Evaluator, WeightsError> {
+        let (nets, games) = net::load(bytes, &[INPUTS, INPUTS])?;
+        Ok(Evaluator { nets, games })
+    }
+
+    /// A new untrained evaluator with `hidden` units per net, its weights drawn from `seed`.
+    #[must_use]
+    pub fn random(hidden: usize, seed: u64) -> Evaluator {
+        use rand::SeedableRng;
+        let rng = &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        Evaluator {
+            nets: vec![
+                Net::random(INPUTS, hidden, rng),
+                Net::random(INPUTS, hidden, rng),
+            ],
+            games: 0,
+        }
+    }
+
+    /// The weights file's bytes.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let refs: Vec<&Net> = self.nets.iter().collect();
+        net::save(&refs, self.games)
+    }
+
+    /// The probabilities for the side on roll in `pos` (which must not be over: see
+    /// [`terminal_for_winner`]).
+    pub fn probs(&self, pos: &Position, s: &mut Scratch) -> Probs {
+        match classify(pos) {
+            Class::Over => {
+                // The side that just moved won; the side "on roll" lost.
+                invert(&terminal_for_winner(&pos.flip()))
+            }
+            Class::Bearoff => bearoff_probs(pos),
+            Class::Race => self.net_probs(NET_RACE, pos, s),
+            Class::Contact => self.net_probs(NET_CONTACT, pos, s),
+        }
+    }
+
+    /// Runs one net on `pos`, with the outputs made consistent.
+    pub fn net_probs(&self, which: usize, pos: &Position, s: &mut Scratch) -> Probs {
+        encode(pos, &mut s.x);
+        self.nets[which].forward(&s.x, &mut s.act);
+        let mut p = s.act.out;
+        sanitize(&mut p, pos);
+        p
+    }
+
+    /// The probabilities, for the side that played, of the position after `play` (the opponent
+    /// then on roll).
+    pub fn after_play(&self, play: &Play, s: &mut Scratch) -> Probs {
+        let r = play.result;
+        if r.mover_off() == 15 {
+            return terminal_for_winner(&r);
+        }
+        invert(&self.probs(&r.flip(), s))
+    }
+
+    /// The best play at 0-ply by cubeless money equity, with its probabilities (for the side
+    /// that plays). `plays` must not be empty.
+    pub fn best_play_0ply<'a>(&self, plays: &'a [Play], s: &mut Scratch) -> (&'a Play, Probs) {
+        let mut best = 0;
+        let mut best_p = [0.0; 5];
+        let mut best_e = f32::NEG_INFINITY;
+        for (i, play) in plays.iter().enumerate() {
+            let p = self.after_play(play, s);
+            let e = equity(&p);
+            if e > best_e {
+                best_e = e;
+                best = i;
+                best_p = p;
+            }
+        }
+        (&plays[best], best_p)
+    }
+
+    /// The 0-ply probabilities of `pos` averaged over the 21 rolls, each played by the best
+    /// 0-ply play (a 1-ply look-ahead of the side on roll).
+    pub fn probs_1ply(&self, pos: &Position, s: &mut Scratch) -> Probs {
+        if pos.is_over() {
+            return self.probs(pos, s);
+        }
+        let mut acc = [0.0f32; 5];
+        let mut plays = Vec::new();
+        for (roll, w) in Roll::all() {
+            pos.legal_plays_into(roll, &mut plays);
+            let (_, p) = self.best_play_0ply(&plays, s);
+            for k in 0..5 {
+                acc[k] += p[k] * w as f32 / 36.0;
+            }
+        }
+        acc
+    }
+}
+
+/// Exact probabilities when both sides bear off (gammons: none once a checker is off; a side
+/// with all fifteen still on the board is gammoned when the other finishes before it bears any
+/// off, counted as needing more rolls than the winner's total, which the one-sided database
+/// gives to within its own independence assumption).
+#[must_use]
+pub fn bearoff_probs(pos: &Position) -> Probs {
+    let db = Bearoff::global();
+    let me = one_side(pos);
+    let them = one_side(&pos.flip());
+    let w = db.win_probability(&me, &them);
+    // Gammons in a pure bear-off only happen when a side has not borne any checker off and
+    // cannot in the rolls the other needs; rare enough to leave to zero.
+    [w, 0.0, 0.0, 0.0, 0.0]
+}
+
+/// Makes net outputs consistent: gammons no likelier than wins, backgammons no likelier than
+/// gammons, and no gammon a side can no longer lose.
+fn sanitize(p: &mut Probs, pos: &Position) {
+    for v in p.iter_mut() {
+        *v = v.clamp(0.0, 1.0);
+    }
+    if pos.opponent_off() > 0 {
+        p[1] = 0.0;
+        p[2] = 0.0;
+    }
+    if pos.mover_off() > 0 {
+        p[3] = 0.0;
+        p[4] = 0.0;
+    }
+    p[1] = p[1].min(p[0]);
+    p[2] = p[2].min(p[1]);
+    p[3] = p[3].min(1.0 - p[0]);
+    p[4] = p[4].min(p[3]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes() {
+        assert_eq!(classify(&Position::start()), Class::Contact);
+        let mut me = [0u8; 25];
+        let mut them = [0u8; 25];
+        me[0] = 15;
+        them[0] = 15;
+        assert_eq!(
+            classify(&Position::from_sides(&me, &them).unwrap()),
+            Class::Bearoff
+        );
+        me[0] = 14;
+        me[10] = 1;
+        assert_eq!(
+            classify(&Position::from_sides(&me, &them).unwrap()),
+            Class::Race
+        );
+        them[0] = 14;
+        them[20] = 1; // the opponent's 21-point is our 4-point: behind our checker on 11
+        assert_eq!(
+            classify(&Position::from_sides(&me, &them).unwrap()),
+            Class::Contact
+        );
+    }
+
+    #[test]
+    fn invert_twice_is_identity_and_equity_is_antisymmetric() {
+        let p = [0.6, 0.2, 0.01, 0.1, 0.005];
+        assert_eq!(invert(&invert(&p)), p);
+        assert!((equity(&p) + equity(&invert(&p))).abs() < 1e-6);
+    }
+}

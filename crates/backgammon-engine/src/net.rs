@@ -1,0 +1,333 @@
+//! A small neural network: one hidden layer of sigmoid units, sigmoid outputs, `f32`, written
+//! out by hand (forward pass over sparse inputs, one step of gradient descent), and its compact
+//! binary format.
+//!
+//! # The weights format (version 1)
+//!
+//! Everything little-endian:
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 4 | magic `TBG1` (the `1` is the format version) |
+//! | 4 | `u32` number of nets |
+//! | 8 | `u64` self-play games the nets were trained on (resumes training where it stopped) |
+//! | per net | `u32` kind (0 contact, 1 race), `u32` inputs, `u32` hidden, `u32` outputs, then `f32` hidden weights (input-major: `inputs × hidden`), hidden biases, output weights (output-major: `outputs × hidden`), output biases |
+
+use rand::Rng;
+
+/// The five outputs, all for the side on roll: win, win a gammon (or more), win a backgammon,
+/// lose a gammon (or more), lose a backgammon.
+pub const OUTPUTS: usize = 5;
+
+/// A one-hidden-layer perceptron.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    inputs: usize,
+    hidden: usize,
+    /// `inputs × hidden`, input-major: one row of `hidden` weights per input.
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    /// `OUTPUTS × hidden`, output-major.
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+}
+
+/// Scratch memory of one forward pass, kept for the backward pass.
+#[derive(Clone, Debug, Default)]
+pub struct Activations {
+    /// Hidden unit outputs.
+    pub hidden: Vec<f32>,
+    /// Net outputs (probabilities before any consistency fix).
+    pub out: [f32; OUTPUTS],
+}
+
+/// Why bytes are not a weights file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// The file does not start with `TBG1`.
+    #[error("not a tablier backgammon weights file (expected the magic TBG1)")]
+    BadMagic,
+    /// The file ends too early.
+    #[error("the weights file is truncated")]
+    Truncated,
+    /// The dimensions are not those this engine uses.
+    #[error("net {index}: {found} does not match the expected {expected}")]
+    Shape {
+        /// Which net.
+        index: usize,
+        /// What the file says.
+        found: String,
+        /// What the engine needs.
+        expected: String,
+    },
+    /// Bytes are left after the last net.
+    #[error("{0} unexpected bytes after the last net")]
+    Trailing(usize),
+}
+
+#[inline]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl Net {
+    /// A net with small random weights.
+    pub fn random(inputs: usize, hidden: usize, rng: &mut impl Rng) -> Net {
+        let scale1 = 1.0 / (inputs as f32).sqrt();
+        let scale2 = 1.0 / (hidden as f32).sqrt();
+        Net {
+            inputs,
+            hidden,
+            w1: (0..inputs * hidden)
+                .map(|_| rng.gen_range(-scale1..scale1))
+                .collect(),
+            b1: vec![0.0; hidden],
+            w2: (0..OUTPUTS * hidden)
+                .map(|_| rng.gen_range(-scale2..scale2))
+                .collect(),
+            b2: vec![0.0; OUTPUTS],
+        }
+    }
+
+    /// Number of inputs.
+    #[must_use]
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// Number of hidden units.
+    #[must_use]
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Runs the net on `x` (length [`Net::inputs`]; zero inputs cost nothing), leaving the
+    /// hidden layer and outputs in `act`.
+    pub fn forward(&self, x: &[f32], act: &mut Activations) {
+        debug_assert_eq!(x.len(), self.inputs);
+        let h = self.hidden;
+        act.hidden.clear();
+        act.hidden.extend_from_slice(&self.b1);
+        for (i, &xi) in x.iter().enumerate() {
+            if xi != 0.0 {
+                let row = &self.w1[i * h..(i + 1) * h];
+                for (a, &w) in act.hidden.iter_mut().zip(row) {
+                    *a += xi * w;
+                }
+            }
+        }
+        for a in act.hidden.iter_mut() {
+            *a = sigmoid(*a);
+        }
+        for o in 0..OUTPUTS {
+            let row = &self.w2[o * h..(o + 1) * h];
+            let s: f32 = row.iter().zip(&act.hidden).map(|(w, a)| w * a).sum();
+            act.out[o] = sigmoid(s + self.b2[o]);
+        }
+    }
+
+    /// One step of gradient descent on the cross-entropy between the outputs of the last
+    /// [`Net::forward`] on `x` (in `act`) and `target`, with learning rate `alpha`.
+    pub fn train_step(
+        &mut self,
+        x: &[f32],
+        act: &Activations,
+        target: &[f32; OUTPUTS],
+        alpha: f32,
+    ) {
+        let h = self.hidden;
+        let mut delta_out = [0.0f32; OUTPUTS];
+        for o in 0..OUTPUTS {
+            delta_out[o] = target[o] - act.out[o];
+        }
+        // Hidden deltas with the output weights before they change.
+        let mut delta_hidden = vec![0.0f32; h];
+        for (o, &d) in delta_out.iter().enumerate() {
+            if d == 0.0 {
+                continue;
+            }
+            let row = &self.w2[o * h..(o + 1) * h];
+            for (dh, &w) in delta_hidden.iter_mut().zip(row) {
+                *dh += d * w;
+            }
+        }
+        for (dh, &a) in delta_hidden.iter_mut().zip(&act.hidden) {
+            *dh *= a * (1.0 - a) * alpha;
+        }
+        for (o, &d) in delta_out.iter().enumerate() {
+            let step = alpha * d;
+            let row = &mut self.w2[o * h..(o + 1) * h];
+            for (w, &a) in row.iter_mut().zip(&act.hidden) {
+                *w += step * a;
+            }
+            self.b2[o] += step;
+        }
+        for (i, &xi) in x.iter().enumerate() {
+            if xi != 0.0 {
+                let row = &mut self.w1[i * h..(i + 1) * h];
+                for (w, &dh) in row.iter_mut().zip(&delta_hidden) {
+                    *w += xi * dh;
+                }
+            }
+        }
+        for (b, &dh) in self.b1.iter_mut().zip(&delta_hidden) {
+            *b += dh;
+        }
+    }
+
+    fn write(&self, kind: u32, out: &mut Vec<u8>) {
+        for v in [kind, self.inputs as u32, self.hidden as u32, OUTPUTS as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for part in [&self.w1, &self.b1, &self.w2, &self.b2] {
+            for v in part.iter() {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
+}
+
+/// A little-endian reader over a byte slice.
+struct Reader<'a> {
+    bytes: &'a [u8],
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], WeightsError> {
+        if self.bytes.len() < n {
+            return Err(WeightsError::Truncated);
+        }
+        let (a, b) = self.bytes.split_at(n);
+        self.bytes = b;
+        Ok(a)
+    }
+    fn u32(&mut self) -> Result<u32, WeightsError> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+    fn u64(&mut self) -> Result<u64, WeightsError> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
+    }
+    fn f32s(&mut self, n: usize) -> Result<Vec<f32>, WeightsError> {
+        let raw = self.take(n.checked_mul(4).ok_or(WeightsError::Truncated)?)?;
+        Ok(raw
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect())
+    }
+}
+
+/// Writes nets (in kind order: 0, 1, ...) and the games count in the version-1 format.
+#[must_use]
+pub fn save(nets: &[&Net], games: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(b"TBG1");
+    out.extend_from_slice(&(nets.len() as u32).to_le_bytes());
+    out.extend_from_slice(&games.to_le_bytes());
+    for (kind, net) in nets.iter().enumerate() {
+        net.write(kind as u32, &mut out);
+    }
+    out
+}
+
+/// Reads a version-1 weights file holding nets with the given `(inputs, hidden)` shapes
+/// (`hidden` 0 accepts any size); returns the nets and the games count.
+///
+/// # Errors
+/// [`WeightsError`] when the bytes are not such a file.
+pub fn load(bytes: &[u8], shapes: &[usize]) -> Result<(Vec<Net>, u64), WeightsError> {
+    let mut r = Reader { bytes };
+    if r.take(4)? != b"TBG1" {
+        return Err(WeightsError::BadMagic);
+    }
+    let count = r.u32()? as usize;
+    let games = r.u64()?;
+    if count != shapes.len() {
+        return Err(WeightsError::Shape {
+            index: 0,
+            found: format!("{count} nets"),
+            expected: format!("{} nets", shapes.len()),
+        });
+    }
+    let mut nets = Vec::with_capacity(count);
+    for (index, &inputs) in shapes.iter().enumerate() {
+        let (kind, n_in, hidden, n_out) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
+        let (n_in, hidden, n_out) = (n_in as usize, hidden as usize, n_out as usize);
+        if kind as usize != index
+            || n_in != inputs
+            || n_out != OUTPUTS
+            || hidden == 0
+            || hidden > 4096
+        {
+            return Err(WeightsError::Shape {
+                index,
+                found: format!("kind {kind}, {n_in}-{hidden}-{n_out}"),
+                expected: format!("kind {index}, {inputs}-H-{OUTPUTS}"),
+            });
+        }
+        let w1 = r.f32s(n_in * hidden)?;
+        let b1 = r.f32s(hidden)?;
+        let w2 = r.f32s(OUTPUTS * hidden)?;
+        let b2 = r.f32s(OUTPUTS)?;
+        nets.push(Net {
+            inputs: n_in,
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2,
+        });
+    }
+    if !r.bytes.is_empty() {
+        return Err(WeightsError::Trailing(r.bytes.len()));
+    }
+    Ok((nets, games))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn save_load_round_trip_and_errors() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let a = Net::random(10, 4, &mut rng);
+        let b = Net::random(7, 3, &mut rng);
+        let bytes = save(&[&a, &b], 42);
+        let (nets, games) = load(&bytes, &[10, 7]).unwrap();
+        assert_eq!(nets, vec![a, b]);
+        assert_eq!(games, 42);
+        assert_eq!(load(b"XXXX", &[10]), Err(WeightsError::BadMagic));
+        assert_eq!(
+            load(&bytes[..bytes.len() - 1], &[10, 7]),
+            Err(WeightsError::Truncated)
+        );
+        assert!(matches!(
+            load(&bytes, &[11, 7]),
+            Err(WeightsError::Shape { .. })
+        ));
+    }
+
+    #[test]
+    fn training_moves_outputs_towards_the_target() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+        let mut net = Net::random(6, 5, &mut rng);
+        let x = [1.0, 0.0, 0.5, 0.0, 1.0, 0.0];
+        let target = [0.9, 0.2, 0.0, 0.1, 0.0];
+        let mut act = Activations::default();
+        net.forward(&x, &mut act);
+        let before: f32 = (0..OUTPUTS).map(|o| (act.out[o] - target[o]).abs()).sum();
+        for _ in 0..500 {
+            net.forward(&x, &mut act);
+            let a = act.clone();
+            net.train_step(&x, &a, &target, 0.5);
+        }
+        net.forward(&x, &mut act);
+        let after: f32 = (0..OUTPUTS).map(|o| (act.out[o] - target[o]).abs()).sum();
+        assert!(after < before / 10.0, "{before} -> {after}");
+    }
+}

@@ -7,6 +7,7 @@ mod backgammon_cmd;
 mod bg_engine_cmd;
 mod draughts_cmd;
 mod draughts_engine_cmd;
+mod draughts_protocol;
 mod load;
 mod serve_cmd;
 mod trictrac_cmd;

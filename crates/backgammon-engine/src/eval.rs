@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use tablier_backgammon::{Play, Position, Roll};
+use tablier_backgammon::{Play, Position};
 
 use crate::bearoff::{one_side, Bearoff};
 use crate::encode::{encode, INPUTS};
@@ -177,9 +177,9 @@ impl Evaluator {
         invert(&self.probs(&r.flip(), s))
     }
 
-    /// The best play at 0-ply by cubeless money equity, with its probabilities (for the side
-    /// that plays). `plays` must not be empty.
-    pub fn best_play_0ply<'a>(&self, plays: &'a [Play], s: &mut Scratch) -> (&'a Play, Probs) {
+    /// The best play at 0-ply by cubeless money equity: its index in `plays` (which must not be
+    /// empty) and its probabilities (for the side that plays).
+    pub fn best_play_0ply(&self, plays: &[Play], s: &mut Scratch) -> (usize, Probs) {
         let mut best = 0;
         let mut best_p = [0.0; 5];
         let mut best_e = f32::NEG_INFINITY;
@@ -192,25 +192,7 @@ impl Evaluator {
                 best_p = p;
             }
         }
-        (&plays[best], best_p)
-    }
-
-    /// The 0-ply probabilities of `pos` averaged over the 21 rolls, each played by the best
-    /// 0-ply play (a 1-ply look-ahead of the side on roll).
-    pub fn probs_1ply(&self, pos: &Position, s: &mut Scratch) -> Probs {
-        if pos.is_over() {
-            return self.probs(pos, s);
-        }
-        let mut acc = [0.0f32; 5];
-        let mut plays = Vec::new();
-        for (roll, w) in Roll::all() {
-            pos.legal_plays_into(roll, &mut plays);
-            let (_, p) = self.best_play_0ply(&plays, s);
-            for k in 0..5 {
-                acc[k] += p[k] * w as f32 / 36.0;
-            }
-        }
-        acc
+        (best, best_p)
     }
 }
 

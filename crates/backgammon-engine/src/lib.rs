@@ -12,14 +12,14 @@
 //! let (best, probs) = ev.best_play_0ply(&plays, &mut scratch);
 //! assert!(probs[0] > 0.0 && probs[0] < 1.0);
 //! assert!(equity(&probs).abs() < 1.0);
-//! let _ = best;
+//! println!("3-1 at the start: {}", tablier_backgammon::notation::format_play(&plays[best]));
 //! ```
 
 pub mod bearoff;
 pub mod encode;
 pub mod eval;
 pub mod net;
+pub mod search;
 pub mod train;
 
-/// The highest level offered to people (level 0 is the weakest).
-pub const MAX_LEVEL: u8 = 0;
+pub use search::MAX_LEVEL;

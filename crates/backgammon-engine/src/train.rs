@@ -113,8 +113,8 @@ impl Trainer {
             let class = classify(&pos);
             history.push((pos, class));
             pos.legal_plays_into(roll, &mut plays);
-            let (play, p) = self.eval.best_play_0ply(&plays, &mut self.scratch);
-            let result = play.result;
+            let (best, p) = self.eval.best_play_0ply(&plays, &mut self.scratch);
+            let result = plays[best].result;
             if result.mover_off() == 15 {
                 final_probs = terminal_for_winner(&result);
                 values.push(final_probs);
@@ -192,12 +192,12 @@ pub fn duel(a: &Evaluator, b: &Evaluator, games: u32, seed: u64) -> f64 {
             };
             first = false;
             pos.legal_plays_into(roll, &mut plays);
-            let play = if a_to_move {
+            let best = if a_to_move {
                 a.best_play_0ply(&plays, &mut sa).0
             } else {
                 b.best_play_0ply(&plays, &mut sb).0
             };
-            let r = play.result;
+            let r = plays[best].result;
             if r.mover_off() == 15 {
                 let t = terminal_for_winner(&r);
                 let pts = 1 + t[1] as i64 + t[2] as i64;

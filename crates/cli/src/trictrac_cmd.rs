@@ -13,6 +13,9 @@ pub enum TrictracCommand {
     Score(ScoreArgs),
     /// The engine's view of a roll: every play with the points it wins now and its value.
     Hint(crate::trictrac_engine_cmd::HintArgs),
+    /// Parties in 12 holes between two players (the engine at a level, greedy...), the same
+    /// dice for both seatings: holes won per partie with a standard error.
+    Duel(crate::trictrac_engine_cmd::DuelArgs),
 }
 
 /// Arguments of `tablier trictrac score`.
@@ -38,10 +41,12 @@ pub fn run(cmd: TrictracCommand) -> Result<()> {
     match cmd {
         TrictracCommand::Score(args) => score(&args),
         TrictracCommand::Hint(args) => crate::trictrac_engine_cmd::hint(&args),
+        TrictracCommand::Duel(args) => crate::trictrac_engine_cmd::duel(&args),
     }
 }
 
-fn side(name: &str) -> Result<Side> {
+/// A side named on the command line (`white`/`w`, `black`/`b`).
+pub(crate) fn side(name: &str) -> Result<Side> {
     match name.to_ascii_lowercase().as_str() {
         "white" | "w" => Ok(Side::White),
         "black" | "b" => Ok(Side::Black),

@@ -1,4 +1,170 @@
-//! The trictrac engine of tablier (work in progress: see the open issue).
+//! The trictrac engine of tablier: an expected-value search over the 21 rolls with an
+//! evaluation trained by self-play, the s'en aller / rester decision from the value of both
+//! choices, correct marking and claiming in the écoles mode, and levels for people.
+//!
+//! # Example
+//! ```
+//! use tablier_core::{Game, Side};
+//! use tablier_trictrac::{Action, Trictrac};
+//! use tablier_trictrac_engine::{choose_action, MAX_LEVEL};
+//!
+//! let mut game = Trictrac::new(Default::default());
+//! game.apply(&game.parse_action("W6 B5").unwrap()).unwrap();
+//! // White won the primauté with 6-5 and plays it: the engine picks a legal play.
+//! let action = choose_action(&game, MAX_LEVEL.min(2), 7).unwrap();
+//! assert!(matches!(action, Action::Play(_)));
+//! game.apply(&action).unwrap();
+//! // Nobody chooses for the dice.
+//! assert!(choose_action(&game, 0, 7).is_err());
+//! ```
+//!
+//! # How it decides
+//! * [`sim`]: a light copy of the partie ordinaire for search and self-play (checked against
+//!   the rules crate, move by move, in the tests).
+//! * [`eval`]: features of a position between two throws — points, bredouilles, holes left,
+//!   the exact expectation of each player's next throw over the 36 throws (gains, points
+//!   given by false hits and contre-jans, holes), the made cases, half-cases, coins, talons —
+//!   and two linear heads: the holes still to come for each player.
+//! * [`search`]: every play (and going, after a hole) valued by the position it leads to;
+//!   at 2 plies the best three plays are valued by the opponent's best answer to each of his
+//!   21 rolls.
+//! * [`chances`]: what each of the 21 rolls gives (fills, conservations, hits à vrai and à
+//!   faux, points), and the book's arithmetic of numbers (tables C–F).
+//! * [`train`]: self-play and ridge regression on the holes actually taken.
+//! * [`duel`]: same dice for both seatings.
+#![forbid(unsafe_code)]
+
+pub mod chances;
+pub mod duel;
+pub mod eval;
+pub mod search;
+pub mod sim;
+pub mod train;
+
+pub use eval::Weights;
+pub use search::{Greedy, Search, SearchPlayer, TurnAnalysis};
+pub use sim::{Policy, State};
+
+use tablier_core::{Actor, Game, Side};
+use tablier_trictrac::{Action, Phase, Trictrac};
 
 /// The highest level offered to people (level 0 is the weakest).
-pub const MAX_LEVEL: u8 = 0;
+///
+/// * 0: beginner — 1-ply search whose values get a random term of ±1.5 holes (seeded), so it
+///   often picks a play that is not the best;
+/// * 1: 1-ply, ±0.4 hole of noise;
+/// * 2: 1-ply, no noise;
+/// * 3: 2-ply with pruning (the best three plays searched against the 21 answers).
+pub const MAX_LEVEL: u8 = 3;
+
+/// Why the engine cannot choose.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The dice are due, or the game is over: no player chooses now.
+    #[error("no player chooses now (the dice are due or the game is over)")]
+    NotAPlayersTurn,
+    /// A level above [`MAX_LEVEL`].
+    #[error("level {0} does not exist (0 to {MAX_LEVEL})")]
+    NoSuchLevel(u8),
+}
+
+/// The player of a level, its random choices seeded by `seed`.
+///
+/// # Errors
+/// [`EngineError::NoSuchLevel`] above [`MAX_LEVEL`].
+pub fn player(level: u8, seed: u64) -> Result<SearchPlayer, EngineError> {
+    let (plies, noise) = match level {
+        0 => (1, 1.5),
+        1 => (1, 0.4),
+        2 => (1, 0.0),
+        3 => (2, 0.0),
+        _ => return Err(EngineError::NoSuchLevel(level)),
+    };
+    Ok(SearchPlayer::new(
+        Search::new(Weights::shipped(), plies),
+        noise,
+        seed,
+    ))
+}
+
+/// The engine's view of a game in progress: the light state, with the once-per-relevé jans
+/// read as open (the game's count of rolls since the relevé is not public).
+#[must_use]
+pub fn state_of(game: &Trictrac) -> State {
+    let mut s = State::from_position(*game.board(), *game.marker(), game.roller());
+    s.over = game.phase() == Phase::Over;
+    s
+}
+
+/// The action the engine of `level` takes in `game` for the player who acts now: plays,
+/// s'en aller / rester, and in the écoles mode marking exactly what is due and claiming
+/// every école of the opponent (it never warns or claims on its own judgement). The seed
+/// makes the noise of the lower levels reproducible.
+///
+/// # Errors
+/// [`EngineError`] when the dice are due or the game is over, or for an unknown level.
+pub fn choose_action(game: &Trictrac, level: u8, seed: u64) -> Result<Action, EngineError> {
+    let mut p = player(level, seed)?;
+    let Actor::Player(me) = game.actor() else {
+        return Err(EngineError::NotAPlayersTurn);
+    };
+    let legal = game.legal_actions();
+    let pick = |a: Action| -> Result<Action, EngineError> {
+        if legal.contains(&a) {
+            Ok(a)
+        } else {
+            legal.first().cloned().ok_or(EngineError::NotAPlayersTurn)
+        }
+    };
+    let claim = || [Action::Claim].into_iter().find(|a| legal.contains(a));
+    let score = game.roll_score();
+    match game.phase() {
+        Phase::Primaute | Phase::Roll | Phase::Over => Err(EngineError::NotAPlayersTurn),
+        Phase::ClaimWindow | Phase::ContestGo | Phase::AfterGiven => {
+            pick(claim().unwrap_or(Action::Decline))
+        }
+        Phase::MarkGains => pick(Action::Mark(score.map_or(0, |s| s.gains()))),
+        Phase::MarkGiven => pick(claim().unwrap_or(Action::Mark(score.map_or(0, |s| s.given())))),
+        Phase::Decide => {
+            let Some(score) = score else {
+                return pick(Action::Stay);
+            };
+            let a = p.search.analyse(&state_of(game), score, 1);
+            pick(if p.decide(&a).is_none() {
+                Action::Go
+            } else {
+                Action::Stay
+            })
+        }
+        Phase::Play => {
+            let Some(score) = score else {
+                return pick(Action::Play(tablier_trictrac::Play::Pass));
+            };
+            let a = p.search.analyse(&state_of(game), score, 0);
+            let i = if me == game.roller() {
+                p.decide(&TurnAnalysis { go: None, ..a }).unwrap_or(0)
+            } else {
+                // Playing the opponent's roll after his contested go (n°170): to his
+                // disadvantage.
+                let worst = a
+                    .plays
+                    .iter()
+                    .enumerate()
+                    .min_by(|x, y| x.1.total_cmp(y.1))
+                    .map_or(0, |(i, _)| i);
+                worst
+            };
+            let play = score.plays.legal.get(i).map(|c| c.play.clone());
+            pick(Action::Play(play.unwrap_or(tablier_trictrac::Play::Pass)))
+        }
+    }
+}
+
+/// The side a level plays for in [`choose_action`] is whoever acts; this names it.
+#[must_use]
+pub fn actor_side(game: &Trictrac) -> Option<Side> {
+    match game.actor() {
+        Actor::Player(s) => Some(s),
+        _ => None,
+    }
+}

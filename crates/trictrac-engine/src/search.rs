@@ -1,0 +1,277 @@
+//! Play selection by expected value: every legal play of the roll (and s'en aller when the
+//! roll won a hole) is valued by the holes it leads to, averaged over the opponent's 21 rolls
+//! when searching 2 plies, the leaves valued by the evaluation.
+
+use crate::eval::Weights;
+use crate::sim::{Policy, State};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tablier_trictrac::{Board, Roll, RollScore};
+
+/// The expected-value search.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// The evaluation.
+    pub weights: Weights,
+    /// 1: the play is chosen by the evaluation of the position after it (the evaluation
+    /// itself averages the next throw of each player over the 21 rolls); 2: the position
+    /// after each of the best plays is valued by the opponent's best answer to each of his
+    /// 21 rolls.
+    pub plies: u8,
+    /// At 2 plies, how many of the best plays by the 1-ply value are searched deeper.
+    pub keep: usize,
+}
+
+/// The distinct end positions of a roll's legal plays, and for each legal play the index of
+/// its end position.
+#[must_use]
+pub fn distinct_ends(score: &RollScore) -> (Vec<Board>, Vec<usize>) {
+    let mut ends: Vec<Board> = Vec::new();
+    let mut index = Vec::with_capacity(score.plays.legal.len());
+    for c in &score.plays.legal {
+        let k = ends.iter().position(|b| *b == c.end).unwrap_or_else(|| {
+            ends.push(c.end);
+            ends.len() - 1
+        });
+        index.push(k);
+    }
+    if ends.is_empty() {
+        ends.push(score.plays.start);
+    }
+    (ends, index)
+}
+
+/// What the search says about one throw, after the gains are marked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnAnalysis {
+    /// The value of each legal play (same order as `score.plays.legal`) for the roller, in
+    /// holes: his final margin of holes over the opponent, as estimated.
+    pub plays: Vec<f64>,
+    /// The value of going, when the roll won a hole (and the partie goes on).
+    pub go: Option<f64>,
+}
+
+impl TurnAnalysis {
+    /// Index of the best play.
+    #[must_use]
+    pub fn best_play(&self) -> usize {
+        argmax(&self.plays)
+    }
+
+    /// The value of staying (the best play's).
+    #[must_use]
+    pub fn stay(&self) -> f64 {
+        self.plays.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// Whether going is worth more than staying.
+    #[must_use]
+    pub fn goes(&self) -> bool {
+        self.go.is_some_and(|g| g > self.stay())
+    }
+}
+
+fn argmax(v: &[f64]) -> usize {
+    let mut best = 0;
+    for (i, x) in v.iter().enumerate() {
+        if *x > v[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+impl Search {
+    /// A search with `weights` at `plies` (1 or 2; 2 keeps the best 3 plays).
+    #[must_use]
+    pub fn new(weights: Weights, plies: u8) -> Search {
+        Search {
+            weights,
+            plies: plies.clamp(1, 2),
+            keep: 3,
+        }
+    }
+
+    /// The value for its roller of a state before his throw, looking `depth` throws ahead
+    /// (0: the evaluation).
+    #[must_use]
+    pub fn throw_value(&self, s: &State, depth: u8) -> f64 {
+        let margin = s.hole_margin(s.roller);
+        if s.over {
+            return margin;
+        }
+        if depth == 0 {
+            return margin + self.weights.roller_value(s);
+        }
+        Roll::all()
+            .into_iter()
+            .map(|r| f64::from(r.chances()) / 36.0 * self.roll_value(s, r, depth - 1))
+            .sum()
+    }
+
+    /// The value for the roller of throwing `roll` from `s` and deciding best, the positions
+    /// after the turn valued `depth` throws ahead.
+    #[must_use]
+    pub fn roll_value(&self, s: &State, roll: Roll, depth: u8) -> f64 {
+        let mut t = *s;
+        let (score, holes) = t.begin_roll(roll);
+        if t.over {
+            return t.hole_margin(t.roller);
+        }
+        let a = self.analyse_at(&t, &score, holes, depth);
+        a.go.map_or(a.stay(), |g| g.max(a.stay()))
+    }
+
+    /// The value for the roller of playing to `end` (the gains of `score` marked on `t`).
+    fn after_play(&self, t: &State, score: &RollScore, end: &Board, depth: u8) -> f64 {
+        let me = t.roller;
+        let mut s = *t;
+        if let Some(roll) = s.play(score, end) {
+            // A complete sortie: the same roll is his first of the new relevé.
+            return self.roll_value(&s, roll, depth);
+        }
+        let v = self.throw_value(&s, depth);
+        if s.roller == me {
+            v
+        } else {
+            -v
+        }
+    }
+
+    fn go_value(&self, t: &State, depth: u8) -> f64 {
+        let mut g = *t;
+        g.go();
+        self.throw_value(&g, depth)
+    }
+
+    fn analyse_at(&self, t: &State, score: &RollScore, holes: u32, depth: u8) -> TurnAnalysis {
+        let (ends, index) = distinct_ends(score);
+        let vals: Vec<f64> = ends
+            .iter()
+            .map(|e| self.after_play(t, score, e, depth))
+            .collect();
+        let go = (holes > 0).then(|| self.go_value(t, depth));
+        TurnAnalysis {
+            plays: index.iter().map(|&k| vals[k]).collect(),
+            go,
+        }
+    }
+
+    /// Values every choice of the roller of `t`, whose gains from `score` are marked on `t`
+    /// (`holes`: the holes they made; going is considered when more than 0).
+    #[must_use]
+    pub fn analyse(&self, t: &State, score: &RollScore, holes: u32) -> TurnAnalysis {
+        let mut a = self.analyse_at(t, score, holes, 0);
+        if self.plies < 2 || t.over {
+            return a;
+        }
+        // 2 plies: the best plays (and going) by the 1-ply value, searched deeper.
+        let (ends, index) = distinct_ends(score);
+        let mut order: Vec<usize> = (0..ends.len()).collect();
+        let first: Vec<f64> = order
+            .iter()
+            .map(|&k| a.plays[index.iter().position(|&i| i == k).unwrap_or(0)])
+            .collect();
+        order.sort_by(|&x, &y| first[y].total_cmp(&first[x]));
+        let deep: Vec<(usize, f64)> = order
+            .iter()
+            .take(self.keep.max(1))
+            .map(|&k| (k, self.after_play(t, score, &ends[k], 1)))
+            .collect();
+        // Plays not searched deeper keep a value below every deep one.
+        let floor = deep.iter().map(|d| d.1).fold(f64::INFINITY, f64::min) - 1e-6;
+        for (i, k) in index.iter().enumerate() {
+            a.plays[i] = deep
+                .iter()
+                .find(|d| d.0 == *k)
+                .map_or(floor - (first[*k].abs() * 1e-9), |d| d.1);
+        }
+        if holes > 0 {
+            a.go = Some(self.go_value(t, 1));
+        }
+        a
+    }
+}
+
+/// A [`Policy`] playing by the search, with optional noise for levels below the strongest.
+#[derive(Clone, Debug)]
+pub struct SearchPlayer {
+    /// The search.
+    pub search: Search,
+    /// Each value gets a uniform random term in ±`noise` holes before choosing (0: none).
+    pub noise: f64,
+    rng: ChaCha8Rng,
+}
+
+impl SearchPlayer {
+    /// A player searching with `search`, its random choices seeded by `seed`.
+    #[must_use]
+    pub fn new(search: Search, noise: f64, seed: u64) -> SearchPlayer {
+        SearchPlayer {
+            search,
+            noise,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
+    fn jitter(&mut self, v: f64) -> f64 {
+        if self.noise > 0.0 {
+            v + self.rng.gen_range(-self.noise..=self.noise)
+        } else {
+            v
+        }
+    }
+
+    /// Chooses among the analysed options: `None` to go, `Some(i)` to play `i`.
+    pub fn decide(&mut self, a: &TurnAnalysis) -> Option<usize> {
+        let plays: Vec<f64> = a.plays.iter().map(|&v| self.jitter(v)).collect();
+        let best = argmax(&plays);
+        match a.go {
+            Some(g) if self.jitter(g) > plays[best] => None,
+            _ => Some(best),
+        }
+    }
+}
+
+impl Policy for SearchPlayer {
+    fn choose_play(&mut self, state: &State, score: &RollScore) -> usize {
+        let a = self.search.analyse(state, score, 0);
+        let plays: Vec<f64> = a.plays.iter().map(|&v| self.jitter(v)).collect();
+        argmax(&plays)
+    }
+
+    fn go(&mut self, state: &State, score: &RollScore) -> bool {
+        let a = self.search.analyse(state, score, 1);
+        let go = a.go.map(|g| self.jitter(g));
+        let stay = self.jitter(a.stay());
+        go.is_some_and(|g| g > stay)
+    }
+}
+
+/// The baseline: it maximises the points of the current roll. In trictrac every play of a
+/// roll scores the same (the points come from the dice and the position before the play), so
+/// it picks among the plays at random (seeded); it never goes (it keeps its points de reste).
+#[derive(Clone, Debug)]
+pub struct Greedy {
+    rng: ChaCha8Rng,
+}
+
+impl Greedy {
+    /// A greedy player with its tie-breaks seeded by `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Greedy {
+        Greedy {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Policy for Greedy {
+    fn choose_play(&mut self, _state: &State, score: &RollScore) -> usize {
+        self.rng.gen_range(0..score.plays.legal.len().max(1))
+    }
+
+    fn go(&mut self, _state: &State, _score: &RollScore) -> bool {
+        false
+    }
+}

@@ -1,0 +1,242 @@
+//! A light copy of the partie ordinaire in automatic marking, for search, self-play and duels:
+//! the board, the marker, the roller and the once-per-relevé jans, without the game record
+//! and the écoles machinery of [`tablier_trictrac::Trictrac`]. It follows the same turn
+//! structure (gains marked before the play, s'en aller / rester after a hole won by one's own
+//! roll, given points after the play, relevé after a complete sortie with the *jouer pour
+//! tout* convention); the test `sim_agrees_with_the_rules_crate` plays both side by side.
+
+use tablier_core::{Dice, Side};
+use tablier_trictrac::{Board, EventKind, JanContext, Marker, Roll, RollScore};
+
+/// Holes that win a partie ordinaire (n°140, n°162).
+pub const PARTIE_HOLES: u32 = 12;
+
+/// What the once-per-relevé jans need to know (n°123–126).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Releve {
+    /// Rolls each player has thrown since the relevé; `None` when unknown (a position set up
+    /// by hand): the jan de trois coups is then not looked for.
+    pub rolls: Option<[u32; 2]>,
+    /// Each player has made (or given) his jan de deux tables.
+    pub deux_tables_done: [bool; 2],
+    /// The jan de mézéas has been made (or given).
+    pub mezeas_done: bool,
+}
+
+impl Releve {
+    /// The context of a roll by `side`.
+    #[must_use]
+    pub fn context(&self, side: Side) -> JanContext {
+        JanContext {
+            rolls_before: self.rolls.map(|r| r[side.index()]),
+            deux_tables_open: !self.deux_tables_done[side.index()],
+            mezeas_open: !self.mezeas_done,
+        }
+    }
+}
+
+/// A partie ordinaire between two throws of the dice: `roller` throws next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    /// The dames.
+    pub board: Board,
+    /// Points, holes, bredouilles.
+    pub marker: Marker,
+    /// Who throws next (or who threw, during a turn).
+    pub roller: Side,
+    /// The once-per-relevé jans.
+    pub releve: Releve,
+    /// A player has 12 holes.
+    pub over: bool,
+}
+
+impl State {
+    /// The start of a partie: dames on the talons, `first` (the primauté's winner) to throw.
+    #[must_use]
+    pub fn new(first: Side) -> State {
+        State {
+            board: Board::start(),
+            marker: Marker::new(),
+            roller: first,
+            releve: Releve {
+                rolls: Some([0, 0]),
+                ..Releve::default()
+            },
+            over: false,
+        }
+    }
+
+    /// A position set up by hand: the once-per-relevé jans open, the rolls since the relevé
+    /// unknown (as [`tablier_trictrac::Trictrac::from_position`] reads it).
+    #[must_use]
+    pub fn from_position(board: Board, marker: Marker, roller: Side) -> State {
+        State {
+            board,
+            marker,
+            roller,
+            releve: Releve {
+                rolls: Some([3, 3]),
+                ..Releve::default()
+            },
+            over: marker.holes.iter().any(|&h| h >= PARTIE_HOLES),
+        }
+    }
+
+    /// Scores `roll` for the roller, without changing anything.
+    #[must_use]
+    pub fn score(&self, roll: Roll) -> RollScore {
+        RollScore::new(
+            &self.board,
+            self.roller,
+            roll,
+            self.releve.context(self.roller),
+        )
+    }
+
+    /// The roller throws `roll`: the once-per-relevé jans are noted and his gains marked.
+    /// Returns the scoring and the holes his gains made (when more than 0 and the partie is
+    /// not over, he chooses [`State::go`] or plays with [`State::play`]).
+    pub fn begin_roll(&mut self, roll: Roll) -> (RollScore, u32) {
+        let score = self.score(roll);
+        let i = self.roller.index();
+        for e in &score.events {
+            match e.kind {
+                EventKind::JanDeDeuxTables | EventKind::ContreJanDeDeuxTables => {
+                    self.releve.deux_tables_done[i] = true;
+                }
+                EventKind::JanDeMezeas | EventKind::ContreJanDeMezeas => {
+                    self.releve.mezeas_done = true;
+                }
+                _ => {}
+            }
+        }
+        if let Some(r) = &mut self.releve.rolls {
+            r[i] += 1;
+        }
+        let holes = self.marker.mark(self.roller, score.gains());
+        self.check_over();
+        (score, holes)
+    }
+
+    /// S'en aller (n°155–157): both players' points are erased, the dames go back to the
+    /// talons and the roller throws again.
+    pub fn go(&mut self) {
+        self.marker.erase_points();
+        self.releve_for(self.roller);
+    }
+
+    fn releve_for(&mut self, first: Side) {
+        self.board = Board::start();
+        self.releve = Releve {
+            rolls: Some([0, 0]),
+            ..Releve::default()
+        };
+        self.roller = first;
+    }
+
+    /// The roller plays the candidate leading to `end` of `score`; the points the roll gives
+    /// the opponent are marked. Returns the roll to score again at once when he bore off his
+    /// last dame (relevé, *jouer pour tout*: he throws first and that roll counts as his
+    /// first throw of the new relevé, n°118, n°163).
+    pub fn play(&mut self, score: &RollScore, end: &Board) -> Option<Roll> {
+        self.board = *end;
+        self.marker.mark(self.roller.opposite(), score.given());
+        if self.board.on_board(self.roller) == 0 {
+            self.releve_for(self.roller);
+            return Some(score.roll);
+        }
+        self.roller = self.roller.opposite();
+        self.check_over();
+        None
+    }
+
+    fn check_over(&mut self) {
+        if self.marker.holes.iter().any(|&h| h >= PARTIE_HOLES) {
+            self.over = true;
+        }
+    }
+
+    /// Holes of `side` minus holes of the other.
+    #[must_use]
+    pub fn hole_margin(&self, side: Side) -> f64 {
+        f64::from(self.marker.holes(side)) - f64::from(self.marker.holes(side.opposite()))
+    }
+}
+
+/// What a player decides in a partie: which play, and whether to go.
+pub trait Policy {
+    /// The index in `score.plays.legal` of the play to make (`score.plays.legal` is never
+    /// empty: a roll that cannot be played has the single play `pass`).
+    fn choose_play(&mut self, state: &State, score: &RollScore) -> usize;
+    /// After a hole won by his own roll (the gains already marked on `state`): `true` to go.
+    fn go(&mut self, state: &State, score: &RollScore) -> bool;
+}
+
+/// The primauté throw (n°28): one die each, thrown again while equal. Returns who starts
+/// and the roll he plays.
+pub fn primaute(dice: &mut impl Dice) -> (Side, Roll) {
+    loop {
+        let (w, b) = dice.roll_pair();
+        if w != b {
+            let first = if w > b { Side::White } else { Side::Black };
+            return (first, Roll::new(w, b));
+        }
+    }
+}
+
+/// The longest partie played before giving up (a safety net; real parties need a few
+/// hundred throws).
+pub const MAX_THROWS: u32 = 20_000;
+
+/// Plays a partie ordinaire from the start with `white` and `black` deciding. `observe` sees
+/// every state just before a throw. Returns the final state (over, or stopped after
+/// [`MAX_THROWS`]).
+pub fn play_partie(
+    white: &mut dyn Policy,
+    black: &mut dyn Policy,
+    dice: &mut impl Dice,
+    observe: &mut dyn FnMut(&State),
+) -> State {
+    let (first, roll) = primaute(dice);
+    let mut s = State::new(first);
+    let mut pending = Some(roll);
+    let mut throws = 0;
+    while !s.over && throws < MAX_THROWS {
+        let roll = match pending.take() {
+            Some(r) => r,
+            None => {
+                observe(&s);
+                let (a, b) = dice.roll_pair();
+                Roll::new(a, b)
+            }
+        };
+        throws += 1;
+        pending = turn(&mut s, roll, white, black);
+    }
+    s
+}
+
+/// One throw of the roller: gains, go or stay, play, given points. Returns a roll to score at
+/// once (after a complete sortie).
+pub fn turn(
+    s: &mut State,
+    roll: Roll,
+    white: &mut dyn Policy,
+    black: &mut dyn Policy,
+) -> Option<Roll> {
+    let (score, holes) = s.begin_roll(roll);
+    if s.over {
+        return None;
+    }
+    let p: &mut dyn Policy = match s.roller {
+        Side::White => white,
+        Side::Black => black,
+    };
+    if holes > 0 && p.go(s, &score) {
+        s.go();
+        return None;
+    }
+    let i = p.choose_play(s, &score).min(score.plays.legal.len() - 1);
+    let end = score.plays.legal[i].end;
+    s.play(&score, &end)
+}

@@ -21,7 +21,7 @@ pub mod eval;
 pub mod search;
 pub mod tt;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -123,8 +123,9 @@ impl<G: Geometry> Engine<G> {
         &self.eval
     }
 
-    /// A flag that stops the running search as soon as it is set (from another thread). It
-    /// is cleared when a search starts.
+    /// A flag that stops the running search as soon as it is set (from another thread).
+    /// Searches do not clear it: whoever sets it clears it before asking for the next search
+    /// (so that a stop sent just as a search starts is never lost).
     #[must_use]
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
@@ -152,7 +153,6 @@ impl<G: Geometry> Engine<G> {
         limits: &Limits,
         on_info: &mut dyn FnMut(&Info<G>),
     ) -> SearchResult<G> {
-        self.stop.store(false, Ordering::Relaxed);
         for h in &mut self.history {
             *h /= 4;
         }
@@ -175,7 +175,6 @@ impl<G: Geometry> Engine<G> {
         history: &[Position<G>],
         depth: u32,
     ) -> Vec<(Move<G>, i32)> {
-        self.stop.store(false, Ordering::Relaxed);
         let mut s = search::Searcher::new(
             &self.eval,
             &mut self.tt,
@@ -221,6 +220,7 @@ impl<G: Geometry> Engine<G> {
 mod tests {
     use super::*;
     use rand::SeedableRng;
+    use std::sync::atomic::Ordering;
     use tablier_draughts::{fen, ENGLISH, G10, G8, INTERNATIONAL};
 
     #[test]

@@ -95,8 +95,10 @@ impl Limits {
         }
     }
 
-    /// (soft, hard) time budgets.
-    fn budgets(&self) -> (Option<Duration>, Option<Duration>) {
+    /// The (soft, hard) time budgets: no new iteration starts after the soft one, and the
+    /// search stops at the hard one. `None` where there is no time limit.
+    #[must_use]
+    pub fn budgets(&self) -> (Option<Duration>, Option<Duration>) {
         match self.time {
             TimeControl::Infinite => (None, None),
             TimeControl::MoveTime(t) => (Some(t.mul_f64(0.55)), Some(t)),
@@ -223,13 +225,12 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         if self.stopped {
             return true;
         }
-        if self.nodes & 1023 == 0 {
-            if self.stop.load(Ordering::Relaxed)
+        if self.nodes & 1023 == 0
+            && (self.stop.load(Ordering::Relaxed)
                 || self.hard.is_some_and(|h| Instant::now() >= h)
-                || self.nodes >= self.node_limit
-            {
-                self.stopped = true;
-            }
+                || self.nodes >= self.node_limit)
+        {
+            self.stopped = true;
         }
         self.stopped
     }

@@ -16,8 +16,10 @@
 //! ```
 
 pub mod bearoff;
+pub mod cube;
 pub mod encode;
 pub mod eval;
+pub mod fibs;
 pub mod net;
 pub mod search;
 pub mod train;

@@ -199,7 +199,7 @@ mod tests {
         // 6-6 at the start has few plays; every level picks a legal one.
         for n in 0..=MAX_LEVEL {
             let (i, p) = choose(
-                &ev,
+                ev,
                 &Position::start(),
                 Roll::new(6, 6).unwrap(),
                 level(n),
@@ -212,7 +212,7 @@ mod tests {
         }
         assert_eq!(level(200), level(MAX_LEVEL));
         // A 1-ply evaluation is the average of 21 best replies: a probability.
-        let p1 = probs_nply(&ev, &Position::start(), 1, MoveFilter::default(), &mut s);
+        let p1 = probs_nply(ev, &Position::start(), 1, MoveFilter::default(), &mut s);
         assert!((0.0..=1.0).contains(&p1[0]));
     }
 }

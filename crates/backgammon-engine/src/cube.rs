@@ -1,0 +1,388 @@
+//! Cube decisions: cubeful equities from cubeless probabilities in Janowski's model (the live
+//! cube's equity and the dead cube's, mixed by a cube efficiency), for money games and, through
+//! a match equity table, for matches.
+//!
+//! In a match, outcomes are valued by the match winning chances they lead to (the Kazaross-XG2
+//! table), rescaled so that winning the current cube is +1 and losing it −1; the money formulas
+//! then apply unchanged to these values, which carry the score's gammon values and the cube's
+//! dead or free levels (a post-Crawford trailer's double costs nothing, for example).
+
+use std::sync::OnceLock;
+
+use crate::eval::{Class, Probs};
+
+/// The match equity table: the chance of winning the match of each side from each score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Met {
+    /// `pre[i][j]`: the player `i + 1` away against `j + 1` away (1-away rows: Crawford game).
+    pre: Vec<[f32; 25]>,
+    /// `post[j]`: the player `j + 1` away against an opponent 1-away after the Crawford game.
+    post: [f32; 25],
+}
+
+/// Why a MET text is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad match equity table, line {line}: {reason}")]
+pub struct MetError {
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl Met {
+    /// The Kazaross-XG2 table (Neil Kazaross, 2011; see `data/kazaross_xg2_met.txt`).
+    pub fn kazaross_xg2() -> &'static Met {
+        static MET: OnceLock<Met> = OnceLock::new();
+        MET.get_or_init(|| {
+            Met::parse(include_str!("../data/kazaross_xg2_met.txt")).expect("the shipped MET")
+        })
+    }
+
+    /// Reads the text layout of `data/kazaross_xg2_met.txt`: `#` comments, 25 `pre` lines of
+    /// 25 numbers, one `post` line of 25.
+    ///
+    /// # Errors
+    /// [`MetError`] on any other text.
+    pub fn parse(text: &str) -> Result<Met, MetError> {
+        let mut pre = Vec::new();
+        let mut post = None;
+        for (i, line) in text.lines().enumerate() {
+            let err = |reason: &str| MetError {
+                line: i + 1,
+                reason: reason.to_owned(),
+            };
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let kind = words.next().unwrap_or_default();
+            let nums: Vec<f32> = words
+                .map(|w| w.parse::<f32>().map_err(|_| err("not a number")))
+                .collect::<Result<_, _>>()?;
+            let row: [f32; 25] = nums.try_into().map_err(|_| err("a row has 25 numbers"))?;
+            if row.iter().any(|v| !(0.0..=1.0).contains(v)) {
+                return Err(err("chances go from 0 to 1"));
+            }
+            match kind {
+                "pre" if pre.len() < 25 => pre.push(row),
+                "post" if post.is_none() => post = Some(row),
+                _ => return Err(err("expected 25 'pre' lines and one 'post' line")),
+            }
+        }
+        match (pre.len(), post) {
+            (25, Some(post)) => Ok(Met { pre, post }),
+            _ => Err(MetError {
+                line: text.lines().count(),
+                reason: "expected 25 'pre' lines and one 'post' line".into(),
+            }),
+        }
+    }
+
+    /// The chance that the player `away` points from victory wins the match against an opponent
+    /// `opp_away` away; `post_crawford` when the Crawford game has been played (one side being
+    /// 1-away). Scores beyond 25 away use the 25-away entries.
+    #[must_use]
+    pub fn mwc(&self, away: i32, opp_away: i32, post_crawford: bool) -> f32 {
+        if away <= 0 {
+            return 1.0;
+        }
+        if opp_away <= 0 {
+            return 0.0;
+        }
+        let a = away.min(25) as usize;
+        let b = opp_away.min(25) as usize;
+        if post_crawford && (a == 1) != (b == 1) {
+            return if b == 1 {
+                self.post[a - 1]
+            } else {
+                1.0 - self.post[b - 1]
+            };
+        }
+        self.pre[a - 1][b - 1]
+    }
+}
+
+/// Who holds the cube.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// In the middle: either side may double.
+    Centre,
+    /// The player on roll owns it.
+    Me,
+    /// The opponent owns it.
+    Opponent,
+}
+
+/// The cube and score around a decision, for the player on roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CubeInfo {
+    /// The cube's value.
+    pub value: u32,
+    /// Who owns it.
+    pub owner: Owner,
+    /// Match length, 0 for a money game.
+    pub match_length: u32,
+    /// Points (player on roll, opponent) in a match.
+    pub score: [u32; 2],
+    /// This is the Crawford game (nobody may double).
+    pub crawford: bool,
+    /// The Crawford game has been played.
+    pub post_crawford: bool,
+    /// Money: gammons count only once the cube has been turned.
+    pub jacoby: bool,
+    /// Money: a taker may beaver.
+    pub beavers: bool,
+}
+
+impl CubeInfo {
+    /// A money game with the cube in the middle at 1, Jacoby rule and beavers off.
+    #[must_use]
+    pub fn money() -> CubeInfo {
+        CubeInfo {
+            value: 1,
+            owner: Owner::Centre,
+            match_length: 0,
+            score: [0, 0],
+            crawford: false,
+            post_crawford: false,
+            jacoby: false,
+            beavers: false,
+        }
+    }
+
+    /// True when the player on roll may double now.
+    #[must_use]
+    pub fn may_double(&self) -> bool {
+        if self.crawford || self.owner == Owner::Opponent {
+            return false;
+        }
+        if self.match_length > 0 {
+            // A cube that already wins the match for the player gains nothing by doubling.
+            let away = self.match_length.saturating_sub(self.score[0]);
+            return away > self.value;
+        }
+        true
+    }
+}
+
+/// The equities of the three cube actions, in units of the current cube (money: points per
+/// cube; match: the rescaled match winning chances described in the module docs), for the
+/// player on roll.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CubeDecision {
+    /// Equity if he does not double.
+    pub no_double: f32,
+    /// Equity if he doubles and is taken.
+    pub double_take: f32,
+    /// Equity if he doubles and is passed (+1).
+    pub double_pass: f32,
+    /// He should double.
+    pub double: bool,
+    /// The opponent should take (when doubled).
+    pub take: bool,
+    /// The opponent should beaver (money with beavers: the take leaves the doubler below 0).
+    pub beaver: bool,
+    /// He should not double because he is too good: playing on wins more than the cube.
+    pub too_good: bool,
+}
+
+/// Values of the six outcomes (win single, gammon, backgammon, lose single, gammon,
+/// backgammon) with the cube at `cube`, in units where winning and losing `unit_cube` single
+/// are +1 and −1.
+fn outcome_values(ci: &CubeInfo, cube: u32, unit_cube: u32) -> [f32; 6] {
+    if ci.match_length == 0 {
+        let k = cube as f32 / unit_cube as f32;
+        return [k, 2.0 * k, 3.0 * k, -k, -2.0 * k, -3.0 * k];
+    }
+    let met = Met::kazaross_xg2();
+    let away = ci.match_length as i32 - ci.score[0] as i32;
+    let opp = ci.match_length as i32 - ci.score[1] as i32;
+    // After this game: Crawford next if someone reaches 1-away for the first time.
+    let post = ci.crawford || ci.post_crawford;
+    let m = |a: i32, b: i32| met.mwc(a, b, post && (a == 1 || b == 1));
+    let win = |n: u32| m(away - (n * cube) as i32, opp);
+    let lose = |n: u32| m(away, opp - (n * cube) as i32);
+    let w1 = m(away - unit_cube as i32, opp);
+    let l1 = m(away, opp - unit_cube as i32);
+    let mid = (w1 + l1) / 2.0;
+    let half = ((w1 - l1) / 2.0).max(1e-6);
+    let v = |x: f32| (x - mid) / half;
+    [
+        v(win(1)),
+        v(win(2)),
+        v(win(3)),
+        v(lose(1)),
+        v(lose(2)),
+        v(lose(3)),
+    ]
+}
+
+/// Average values of a win and of a loss: `(W, L)` with `L` counted positive.
+fn win_lose_values(p: &Probs, vals: &[f32; 6]) -> (f32, f32) {
+    let win = p[0].max(1e-6);
+    let lose = (1.0 - p[0]).max(1e-6);
+    let w = ((p[0] - p[1]) * vals[0] + (p[1] - p[2]) * vals[1] + p[2] * vals[2]) / win;
+    let l = -((lose - p[3]) * vals[3] + (p[3] - p[4]) * vals[4] + p[4] * vals[5]) / lose;
+    (w.max(0.0), l.max(0.0))
+}
+
+/// Janowski's fully live cube equity for win chance `p`, average win `w` and loss `l`.
+fn live_equity(p: f32, w: f32, l: f32, owner: Owner) -> f32 {
+    let dead = p * w - (1.0 - p) * l;
+    // The opponent's cash point and ours, in our winning chances.
+    let denom = (w + l + 0.5).max(1e-6);
+    let opp_cash = ((l - 0.5) / denom).clamp(0.0, 1.0);
+    let my_cash = ((l + 1.0) / denom).clamp(0.0, 1.0);
+    match owner {
+        Owner::Centre => {
+            if p <= opp_cash {
+                dead.min(-1.0)
+            } else if p >= my_cash {
+                dead.max(1.0)
+            } else {
+                -1.0 + 2.0 * (p - opp_cash) / (my_cash - opp_cash).max(1e-6)
+            }
+        }
+        Owner::Me => {
+            if p >= my_cash {
+                dead.max(1.0)
+            } else {
+                -l + (l + 1.0) * p / my_cash.max(1e-6)
+            }
+        }
+        Owner::Opponent => {
+            if p <= opp_cash {
+                dead.min(-1.0)
+            } else {
+                -1.0 + (w + 1.0) * (p - opp_cash) / (1.0 - opp_cash).max(1e-6)
+            }
+        }
+    }
+}
+
+/// The cube efficiency of Janowski's model: how much of the live cube's value a position keeps
+/// (0.68 in contact; in races it grows with the pip count, from 0.6 to 0.7).
+#[must_use]
+pub fn cube_efficiency(class: Class, pips_on_roll: u32) -> f32 {
+    match class {
+        Class::Contact => 0.68,
+        Class::Race => (0.55 + 0.00125 * pips_on_roll as f32).clamp(0.6, 0.7),
+        Class::Bearoff | Class::Over => 0.6,
+    }
+}
+
+/// Cubeful equity in units of the current cube, for the player on roll with probabilities `p`
+/// and the cube as `ci` says, at efficiency `x`.
+#[must_use]
+pub fn cubeful_equity(p: &Probs, ci: &CubeInfo, x: f32) -> f32 {
+    let mut vals = outcome_values(ci, ci.value, ci.value);
+    if ci.match_length == 0 && ci.jacoby && ci.owner == Owner::Centre {
+        vals = [1.0, 1.0, 1.0, -1.0, -1.0, -1.0];
+    }
+    let (w, l) = win_lose_values(p, &vals);
+    let dead = p[0] * w - (1.0 - p[0]) * l;
+    if ci.crawford {
+        return dead;
+    }
+    // A cube we cannot usefully turn (it already wins the match for us) has no value for us.
+    let owner = match (ci.match_length > 0 && !ci.may_double(), ci.owner) {
+        (true, Owner::Me) => return dead,
+        (true, Owner::Centre) => Owner::Opponent,
+        (_, owner) => owner,
+    };
+    x * live_equity(p[0], w, l, owner) + (1.0 - x) * dead
+}
+
+/// The cube decision for the player on roll, with cubeless probabilities `p` (before the
+/// roll), the cube as `ci` says and efficiency `x` (see [`cube_efficiency`]).
+#[must_use]
+pub fn decide(p: &Probs, ci: &CubeInfo, x: f32) -> CubeDecision {
+    let no_double = cubeful_equity(p, ci, x);
+    // Doubled and taken: the opponent owns a cube twice as big, valued in the current cube.
+    let vals2 = outcome_values(ci, ci.value * 2, ci.value);
+    let (w2, l2) = win_lose_values(p, &vals2);
+    let dead2 = p[0] * w2 - (1.0 - p[0]) * l2;
+    let (w2h, l2h) = (w2 / 2.0, l2 / 2.0);
+    let live2 = 2.0 * live_equity(p[0], w2h, l2h, Owner::Opponent);
+    let double_take = x * live2 + (1.0 - x) * dead2;
+    let double_pass = 1.0;
+    let may = ci.may_double();
+    let best_double = double_take.min(double_pass);
+    CubeDecision {
+        no_double,
+        double_take,
+        double_pass,
+        double: may && best_double > no_double,
+        take: double_take <= double_pass,
+        beaver: ci.match_length == 0 && ci.beavers && double_take < 0.0,
+        too_good: may && double_take > double_pass && no_double >= double_pass,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn met_reads_and_is_consistent() {
+        let met = Met::kazaross_xg2();
+        assert_eq!(met.mwc(1, 1, false), 0.5);
+        assert!((met.mwc(1, 2, false) - 0.67736).abs() < 1e-6);
+        assert!((met.mwc(2, 1, false) - (1.0 - 0.67736)).abs() < 1e-3);
+        assert!((met.mwc(2, 1, true) - 0.48803).abs() < 1e-6);
+        assert_eq!(met.mwc(0, 3, false), 1.0);
+        assert_eq!(met.mwc(3, 0, false), 0.0);
+        for a in 1..=25 {
+            for b in 1..=25 {
+                let s = met.mwc(a, b, false) + met.mwc(b, a, false);
+                assert!((s - 1.0).abs() < 2e-3, "{a} {b}: {s}");
+            }
+        }
+        assert!(Met::parse("pre 1 2").is_err());
+    }
+
+    #[test]
+    fn money_points_of_janowski() {
+        let ci = CubeInfo::money();
+        // No gammons: take point 20%-ish with a live cube, a clear pass at 90%.
+        let pass = decide(&[0.9, 0.0, 0.0, 0.0, 0.0], &ci, 0.68);
+        assert!(pass.double && !pass.take);
+        let take = decide(&[0.72, 0.0, 0.0, 0.0, 0.0], &ci, 0.68);
+        assert!(take.take);
+        let early = decide(&[0.55, 0.0, 0.0, 0.0, 0.0], &ci, 0.68);
+        assert!(!early.double);
+        // Beaver when the taker is the favourite.
+        let b = decide(
+            &[0.45, 0.0, 0.0, 0.0, 0.0],
+            &CubeInfo {
+                beavers: true,
+                ..ci
+            },
+            0.68,
+        );
+        assert!(b.beaver && !b.double);
+        // Too good: a near-certain gammon.
+        let tg = decide(&[0.99, 0.9, 0.0, 0.0, 0.0], &ci, 0.68);
+        assert!(tg.too_good && !tg.double);
+    }
+
+    #[test]
+    fn post_crawford_trailer_doubles_at_once() {
+        let ci = CubeInfo {
+            match_length: 5,
+            score: [1, 4],
+            post_crawford: true,
+            ..CubeInfo::money()
+        };
+        let d = decide(&[0.3, 0.05, 0.0, 0.1, 0.0], &ci, 0.68);
+        assert!(d.double, "{d:?}");
+        let crawford = CubeInfo {
+            crawford: true,
+            post_crawford: false,
+            ..ci
+        };
+        assert!(!decide(&[0.8, 0.1, 0.0, 0.1, 0.0], &crawford, 0.68).double);
+    }
+}

@@ -1,0 +1,328 @@
+//! GNU Backgammon's external-player protocol, without the socket: reading a FIBS `board:`
+//! line (as gnubg sends it to an external player) and answering it with a play, `roll`,
+//! `double`, `take`, `drop` or `beaver`, or `accept`/`reject` for a resignation.
+//!
+//! The 52 fields after `board:` (FIBS "rawboard"): names, match length (9999 = money), the two
+//! scores, 26 board counts (X positive, O negative), turn (the colour to act), both pairs of
+//! dice, the cube, both may-double flags, was-doubled, the colour of the player the line is
+//! written for, its direction, and counts gnubg ignores; field 51 is gnubg's post-Crawford
+//! flag, field 52 its "not the Crawford game" flag.
+
+use rand::Rng;
+use tablier_backgammon::{Position, Roll};
+
+use crate::cube::{self, CubeInfo, Owner};
+use crate::eval::{classify, Evaluator, Scratch};
+use crate::search::{self, Level, MoveFilter};
+
+/// What a board line asks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardLine {
+    /// The position, seen from the side to act (for a pending double: the doubler).
+    pub position: Position,
+    /// The dice to play, if rolled.
+    pub dice: Option<Roll>,
+    /// The cube, from the side to act.
+    pub cube: CubeInfo,
+    /// A double is pending: the answer (take, drop, beaver) is the other side's.
+    pub doubled: bool,
+    /// Points of a resignation offered to the side answering (0 = none).
+    pub resignation: u32,
+}
+
+/// Why a line is not a board line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// Not `board:` followed by 52 fields.
+    #[error("a board line is 'board:' and 52 colon-separated fields ({0} found)")]
+    FieldCount(usize),
+    /// A numeric field is not a number.
+    #[error("field {0} ({1:?}) is not a number")]
+    NotANumber(usize, String),
+    /// The counts do not make a position.
+    #[error("not a backgammon position: {0}")]
+    Position(String),
+    /// The game is over (turn 0).
+    #[error("the game is over: nothing to decide")]
+    Over,
+    /// Dice out of range.
+    #[error("dice {0} and {1} are not a roll")]
+    Dice(i32, i32),
+}
+
+/// Reads a `board:` line, with gnubg's optional session words after it (`resignation N`,
+/// `jacobyrule on|off`, `beavers on|off`, `crawfordrule on|off`).
+///
+/// # Errors
+/// [`BoardError`] when the line is not one.
+pub fn parse_board(line: &str) -> Result<BoardLine, BoardError> {
+    let line = line.trim().trim_end_matches('\0').trim();
+    let (board, options) = match line.find(char::is_whitespace) {
+        Some(i) => (&line[..i], line[i..].trim()),
+        None => (line, ""),
+    };
+    let body = board
+        .strip_prefix("board:")
+        .ok_or(BoardError::FieldCount(0))?;
+    let fields: Vec<&str> = body.split(':').collect();
+    if fields.len() != 52 {
+        return Err(BoardError::FieldCount(fields.len()));
+    }
+    // Field n (1-based, after the keyword) as a number.
+    let num = |n: usize| -> Result<i32, BoardError> {
+        fields[n - 1]
+            .trim()
+            .parse::<i32>()
+            .map_err(|_| BoardError::NotANumber(n, fields[n - 1].to_owned()))
+    };
+    let match_length = num(3)?;
+    let (player_score, opp_score) = (num(4)?, num(5)?);
+    let mut board = [0i32; 26];
+    for (i, b) in board.iter_mut().enumerate() {
+        *b = num(6 + i)?;
+    }
+    let turn = num(32)?;
+    let my_dice = (num(33)?, num(34)?);
+    let opp_dice = (num(35)?, num(36)?);
+    let cube_value = num(37)?.max(1) as u32;
+    let (player_may, opp_may) = (num(38)? != 0, num(39)? != 0);
+    let was_doubled = num(40)? != 0;
+    let colour = num(41)?;
+    let direction = num(42)?;
+    let post_crawford_flag = num(51)? != 0;
+    let not_crawford_flag = num(52)? != 0;
+    if turn == 0 {
+        return Err(BoardError::Over);
+    }
+    let mover_sign = turn.signum();
+    let mover_is_player = mover_sign == colour.signum();
+    let dir = if mover_is_player {
+        direction
+    } else {
+        -direction
+    };
+    // The mover's point p (25 = his bar) on the board array.
+    let at = |p: usize| if dir < 0 { board[p] } else { board[25 - p] };
+    let mut mover = [0u8; 25];
+    let mut opponent = [0u8; 25];
+    for p in 1..=24 {
+        let v = at(p) * mover_sign;
+        if v > 0 {
+            mover[p - 1] = v as u8;
+        } else if v < 0 {
+            opponent[24 - p] = (-v) as u8;
+        }
+    }
+    let (my_bar, opp_bar) = if dir < 0 {
+        (board[25], board[0])
+    } else {
+        (board[0], board[25])
+    };
+    mover[24] = my_bar.unsigned_abs().min(15) as u8;
+    opponent[24] = opp_bar.unsigned_abs().min(15) as u8;
+    let position =
+        Position::from_sides(&mover, &opponent).map_err(|e| BoardError::Position(e.to_string()))?;
+    let dice = if my_dice.0 > 0 { my_dice } else { opp_dice };
+    let dice = if dice.0 > 0 && !was_doubled {
+        Some(
+            Roll::new(dice.0 as u8, dice.1 as u8)
+                .filter(|_| (1..=6).contains(&dice.0) && (1..=6).contains(&dice.1))
+                .ok_or(BoardError::Dice(dice.0, dice.1))?,
+        )
+    } else {
+        None
+    };
+    let (mover_may, other_may) = if mover_is_player {
+        (player_may, opp_may)
+    } else {
+        (opp_may, player_may)
+    };
+    let money = match_length <= 0 || match_length >= 9999;
+    let crawford = !money && !not_crawford_flag;
+    let owner = match (mover_may, other_may) {
+        (true, false) => Owner::Me,
+        (false, true) => Owner::Opponent,
+        _ => Owner::Centre,
+    };
+    let (ms, os) = if mover_is_player {
+        (player_score, opp_score)
+    } else {
+        (opp_score, player_score)
+    };
+    let mut cube = CubeInfo {
+        value: cube_value,
+        owner,
+        match_length: if money { 0 } else { match_length as u32 },
+        score: [ms.max(0) as u32, os.max(0) as u32],
+        crawford,
+        post_crawford: !money && post_crawford_flag,
+        jacoby: false,
+        beavers: false,
+    };
+    let mut resignation = 0;
+    let mut words = options.split_whitespace();
+    while let Some(w) = words.next() {
+        let arg = words.next().unwrap_or_default();
+        match w {
+            "jacobyrule" => cube.jacoby = arg == "on",
+            "beavers" => cube.beavers = arg == "on",
+            "resignation" => resignation = arg.parse().unwrap_or(0),
+            _ => {}
+        }
+    }
+    Ok(BoardLine {
+        position,
+        dice,
+        cube,
+        doubled: was_doubled || (!mover_may && !other_may && !crawford && dice.is_none()),
+        resignation,
+    })
+}
+
+/// How the engine answers: its level (look-ahead and noise) and whether it uses the cube.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Player {
+    /// Level of play.
+    pub level: Level,
+    /// Offer doubles (takes and drops are always answered).
+    pub doubles: bool,
+}
+
+impl Default for Player {
+    fn default() -> Self {
+        Player {
+            level: search::level(crate::MAX_LEVEL),
+            doubles: true,
+        }
+    }
+}
+
+/// The answer to a board line: a play in gnubg's plain notation (`8/5 6/5`, 25 = bar,
+/// 0 = off; empty when nothing can be played), or a cube or resignation word.
+pub fn answer(
+    ev: &Evaluator,
+    req: &BoardLine,
+    player: &Player,
+    rng: &mut impl Rng,
+    s: &mut Scratch,
+) -> String {
+    let pos = &req.position;
+    let cube_plies = player.level.plies.min(1);
+    let probs = |pos: &Position, s: &mut Scratch| {
+        search::probs_nply(ev, pos, cube_plies, MoveFilter::default(), s)
+    };
+    let x = cube::cube_efficiency(classify(pos), pos.pip_count().0);
+    if req.resignation > 0 {
+        // Offered to the side not on roll? gnubg offers to the player it writes for; we judge
+        // from the side to act and accept when the points match what playing on is worth.
+        let p = probs(pos, s);
+        let eq = cube::cubeful_equity(&p, &req.cube, x) * req.cube.value as f32;
+        return if (req.resignation * req.cube.value) as f32 >= eq {
+            "accept".into()
+        } else {
+            "reject".into()
+        };
+    }
+    if req.doubled {
+        let p = probs(pos, s);
+        let d = cube::decide(&p, &req.cube, x);
+        return if d.beaver {
+            "beaver".into()
+        } else if d.take {
+            "take".into()
+        } else {
+            "drop".into()
+        };
+    }
+    match req.dice {
+        None => {
+            if player.doubles && req.cube.may_double() {
+                let p = probs(pos, s);
+                if cube::decide(&p, &req.cube, x).double {
+                    return "double".into();
+                }
+            }
+            "roll".into()
+        }
+        Some(roll) => {
+            let mut plays = Vec::new();
+            let (i, _) = search::choose(ev, pos, roll, player.level, rng, &mut plays, s);
+            plays[i]
+                .hops()
+                .iter()
+                .map(|h| format!("{}/{}", h.from, h.to))
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// gnubg's own line (FORMATS.md): our bot (O, "root") to play 5-2 after gnubg's 24/23 13/11.
+    const FROM_GNUBG: &str = "board:gnubg:root:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:1:-5:4:0:0:0:-3:0:-5:0:0:0:1:1:0:-1:5:2:5:2:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1";
+
+    #[test]
+    fn reads_gnubgs_line() {
+        let b = parse_board(FROM_GNUBG).unwrap();
+        assert_eq!(b.dice, Roll::new(5, 2));
+        assert!(!b.doubled);
+        assert_eq!(b.cube.match_length, 3);
+        assert_eq!(b.cube.owner, Owner::Centre);
+        let (me, them) = b.position.to_sides();
+        assert_eq!(me, Position::START_SIDE);
+        let mut gnubg = Position::START_SIDE;
+        gnubg[23] = 1;
+        gnubg[22] = 1;
+        gnubg[12] = 4;
+        gnubg[10] = 1;
+        assert_eq!(them, gnubg);
+    }
+
+    #[test]
+    fn reads_the_fibs_start_and_answers() {
+        let line = "board:you:gnubg:0:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:3:1:3:1:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1";
+        let b = parse_board(line).unwrap();
+        assert_eq!(b.position, Position::start());
+        assert_eq!(b.cube.match_length, 0);
+        let ev = Evaluator::shipped();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let a = answer(
+            ev,
+            &b,
+            &Player::default(),
+            &mut rng,
+            &mut Scratch::default(),
+        );
+        let legal: Vec<String> = Position::start()
+            .legal_plays(Roll::new(3, 1).unwrap())
+            .iter()
+            .map(|p| {
+                p.hops()
+                    .iter()
+                    .map(|h| format!("{}/{}", h.from, h.to))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        assert!(legal.contains(&a), "{a}");
+    }
+
+    #[test]
+    fn refuses_bad_lines() {
+        assert_eq!(parse_board("hello"), Err(BoardError::FieldCount(0)));
+        assert_eq!(parse_board("board:a:b:1"), Err(BoardError::FieldCount(3)));
+        let bad = FROM_GNUBG.replace(":5:2:5:2:", ":x:2:5:2:");
+        assert!(matches!(
+            parse_board(&bad),
+            Err(BoardError::NotANumber(33, _))
+        ));
+        let seven = FROM_GNUBG.replace(":5:2:5:2:", ":7:2:5:2:");
+        assert_eq!(parse_board(&seven), Err(BoardError::Dice(7, 2)));
+        let over = FROM_GNUBG.replace(":0:-1:5:2:", ":0:0:5:2:");
+        assert_eq!(parse_board(&over), Err(BoardError::Over));
+    }
+}

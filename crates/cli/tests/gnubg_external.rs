@@ -1,0 +1,119 @@
+//! End to end: Debian's GNU Backgammon (`/usr/games/gnubg`, installed by `.ci/run`) hosts a
+//! 3-point match against `tablier gnubg-external` through gnubg's external-player interface
+//! (`set player 0 external 127.0.0.1:PORT`), gnubg playing at 0-ply. The match must finish,
+//! tablier must have answered gnubg's board lines, and the match gnubg exports must replay
+//! under our rules to the same winner and score.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use tablier_backgammon::game::Options;
+use tablier_backgammon::mat::MatchFile;
+use tablier_backgammon::record::replay_mat;
+
+const GNUBG: &str = "/usr/games/gnubg";
+
+#[test]
+fn gnubg_hosts_a_3_point_match_against_tablier() {
+    assert!(
+        Path::new(GNUBG).exists(),
+        "{GNUBG} is missing: install Debian's gnubg (`apt-get install gnubg`, as .ci/run does)"
+    );
+    let dir = std::env::temp_dir().join(format!("tablier-gnubg-ext-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mat = dir.join("match.mat");
+
+    let mut server = Command::new(env!("CARGO_BIN_EXE_tablier"))
+        .args(["gnubg-external", "--port", "0", "--once"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tablier starts");
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let port = first
+        .trim()
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse::<u16>().ok())
+        .unwrap_or_else(|| panic!("no address announced: {first:?}"));
+
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bg_external/gnubg_hosts_match.py");
+    let started = Instant::now();
+    let mut gnubg = Command::new(GNUBG)
+        .args(["-t", "-q", "-r", "-p"])
+        .arg(&script)
+        .env("EXT_PORT", port.to_string())
+        .env("MATCH_LEN", "3")
+        .env("SEED", "11")
+        .env("MAT_OUT", &mat)
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("gnubg starts");
+    let gnubg_out = gnubg.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut BufReader::new(gnubg_out), &mut s);
+        s
+    });
+    while gnubg.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(150) {
+            let _ = gnubg.kill();
+            let _ = server.kill();
+            panic!("the match took more than 150 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = reader.join().unwrap();
+    let server_out = server.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&server_out.stderr);
+    assert!(server_out.status.success(), "tablier failed: {log}");
+    assert!(!log.contains("refused"), "tablier refused a line: {log}");
+    let decisions: u32 = log
+        .lines()
+        .find_map(|l| l.strip_prefix("gnubg disconnected after "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no decision count in tablier's log: {log}"));
+    assert!(decisions >= 10, "only {decisions} decisions");
+
+    // gnubg's own account: the games and who won them.
+    let games_line = out
+        .lines()
+        .find(|l| l.starts_with("RESULT games"))
+        .unwrap_or_else(|| panic!("gnubg printed no result: {out}"));
+    let text = std::fs::read_to_string(&mat).expect("gnubg exported the match");
+    let file = MatchFile::parse(&text).expect("gnubg's .mat parses");
+    let replayed =
+        replay_mat(&file, Options::match_to(3)).expect("the match replays under our rules");
+    let [left, right] = replayed.totals;
+    assert!(
+        left.max(right) >= 3,
+        "the match is not finished: {left}-{right}; gnubg says {games_line}"
+    );
+    // gnubg's player 1 (itself, X) is the left column of its .mat, player 0 (tablier, O) the
+    // right one: the winner of the last game must be the side that reached 3.
+    let last_winner = games_line
+        .rsplit("('")
+        .next()
+        .and_then(|w| w.chars().next())
+        .expect("a winner");
+    assert_eq!(
+        last_winner == 'O',
+        right >= 3,
+        "{games_line} vs {left}-{right}"
+    );
+    eprintln!(
+        "{} games, {decisions} decisions answered by tablier, final score (left-right) {left}-{right}, {:.1} s; gnubg: {games_line}",
+        replayed.games.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

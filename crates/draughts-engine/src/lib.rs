@@ -20,6 +20,7 @@ pub mod egtb;
 pub mod eval;
 pub mod search;
 pub mod tt;
+pub mod tune;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

@@ -253,8 +253,10 @@ pub enum BenchCommand {
         #[arg(long)]
         python: Option<String>,
     },
-    /// Draughts search speed (nodes/second) from the start position.
-    Search(crate::draughts_engine_cmd::BenchSearchArgs),
+    /// Draughts search speed (nodes/second) from the start position, against dame-rs.
+    Search(crate::draughts_protocol::BenchSearchArgs),
+    /// What solving the draughts endgame tables costs (time, positions, memory).
+    Egtb(crate::draughts_protocol::BenchEgtbArgs),
     /// Backgammon 0-ply evaluation speed (positions/second), against gnubg_nn's 0-ply.
     BackgammonEval(crate::bg_engine_cmd::BenchEvalArgs),
 }
@@ -267,7 +269,8 @@ pub fn bench(cmd: BenchCommand) -> Result<()> {
         BenchCommand::BackgammonPlays { positions, python } => {
             crate::backgammon_cmd::bench_plays(positions, python.as_deref())
         }
-        BenchCommand::Search(args) => crate::draughts_engine_cmd::bench_search(&args),
+        BenchCommand::Search(args) => crate::draughts_protocol::bench_search(&args),
+        BenchCommand::Egtb(args) => crate::draughts_protocol::bench_egtb(&args),
         BenchCommand::BackgammonEval(args) => crate::bg_engine_cmd::bench_eval(&args),
     }
 }

@@ -1,5 +1,5 @@
-//! `tablier hub`, `tablier dxp`, `tablier match`, `tablier analyse game.pdn`,
-//! `tablier train draughts` and `tablier bench search`: the draughts engine's commands.
+//! `tablier train draughts` and `tablier analyse game.pdn`: the draughts engine's commands
+//! (`tablier hub`, `dxp`, `match` and the benchmarks are in `draughts_protocol`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -86,15 +86,6 @@ pub struct TrainArgs {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
-}
-
-/// `tablier bench search`.
-#[derive(Args)]
-pub struct BenchSearchArgs {}
-
-/// Runs `tablier bench search`.
-pub fn bench_search(_args: &BenchSearchArgs) -> Result<()> {
-    bail!("the draughts engine is not built yet (issue 7)")
 }
 
 fn variant_named(name: &str) -> Result<&'static Variant> {

@@ -989,10 +989,16 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
                     ("Round", round.as_str()),
                     ("White", wn.as_str()),
                     ("Black", bn.as_str()),
-                    ("Result", result),
                     ("Termination", why.as_str()),
                 ];
-                let g = tablier_draughts::replay::to_pdn(&game, &tags);
+                let mut g = tablier_draughts::replay::to_pdn(&game, &tags);
+                // Adjudications and forfeits are results the rules alone do not give.
+                for (k, v) in &mut g.tags {
+                    if k == "Result" {
+                        *v = result.to_string();
+                    }
+                }
+                g.result = Some(result.to_string());
                 pdn.push_str(&tablier_draughts::pdn::write_pdn(&g));
                 pdn.push('\n');
             }
@@ -1085,4 +1091,122 @@ mod tests {
         assert!(m > 30.0 && m < 120.0);
         assert_eq!(elo_summary(10, 0, 10).1.round(), 0.0);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Benchmarks
+
+/// `tablier bench search`: search speed from the start position, against dame-rs.
+#[derive(Args)]
+pub struct BenchSearchArgs {
+    /// The variant.
+    #[arg(long, default_value = "international")]
+    variant: String,
+    /// Depth of the search from the start position.
+    #[arg(long, default_value_t = 14)]
+    depth: u32,
+    /// The dame-rs program (PyPI `dame-rs`) to run on the same position in the same run
+    /// (international only); `none` to skip it.
+    #[arg(long, default_value = ".venv/bin/dame")]
+    dame: String,
+}
+
+/// Runs `tablier bench search`.
+pub fn bench_search(args: &BenchSearchArgs) -> Result<()> {
+    let variant = Variant::by_name(&args.variant)
+        .ok_or_else(|| anyhow!("unknown variant {}", args.variant))?;
+    if !(1..=40).contains(&args.depth) {
+        bail!("--depth must be between 1 and 40");
+    }
+    let (nodes, secs) = with_board!(variant.board, G => {
+        let pos = Position::<G>::start(variant)?;
+        let mut engine = Engine::<G>::new(variant, 64);
+        let r = engine.search(&pos, &[], &Limits::depth(args.depth), &mut |i| {
+            eprintln!("  depth {:>2}  nodes {:>11}  {:.3} s", i.depth, i.nodes, i.time.as_secs_f64());
+        });
+        (r.nodes, r.time.as_secs_f64())
+    });
+    println!(
+        "tablier: {} from the start to depth {}: {nodes} nodes in {secs:.3} s, {:.2} M nodes/s",
+        variant.name,
+        args.depth,
+        nodes as f64 / secs / 1e6
+    );
+    if args.dame == "none" || variant.name != "international" {
+        return Ok(());
+    }
+    let out = Command::new(&args.dame)
+        .args([
+            "search",
+            "--depth",
+            &args.depth.to_string(),
+            "--time",
+            "600",
+        ])
+        .output()
+        .with_context(|| format!("running {} (see scripts/python-env.sh)", args.dame))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with("depth"))
+        .ok_or_else(|| anyhow!("dame printed no iteration"))?;
+    let field = |name: &str| -> Option<f64> {
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == name)?;
+        words.get(i + 1)?.trim_end_matches('s').parse().ok()
+    };
+    let (Some(d_nodes), Some(d_secs)) = (field("nodes"), field("time")) else {
+        bail!("cannot read dame's line: {last}");
+    };
+    println!(
+        "dame-rs: the same position to depth {}: {d_nodes} nodes in {d_secs:.3} s, {:.2} M nodes/s",
+        args.depth,
+        d_nodes / d_secs / 1e6
+    );
+    println!(
+        "ratio: {:.1}x the nodes per second, {:.1}x faster to depth {} (each engine counts nodes its own way)",
+        (nodes as f64 / secs) / (d_nodes / d_secs),
+        d_secs / secs,
+        args.depth
+    );
+    Ok(())
+}
+
+/// `tablier bench egtb`: what solving the endgame tables costs.
+#[derive(Args)]
+pub struct BenchEgtbArgs {
+    /// The variant.
+    #[arg(long, default_value = "international")]
+    variant: String,
+    /// Pieces on the board at most.
+    #[arg(long, default_value_t = 3)]
+    pieces: u32,
+}
+
+/// Runs `tablier bench egtb`.
+pub fn bench_egtb(args: &BenchEgtbArgs) -> Result<()> {
+    let variant = Variant::by_name(&args.variant)
+        .ok_or_else(|| anyhow!("unknown variant {}", args.variant))?;
+    if !(2..=4).contains(&args.pieces) {
+        bail!("--pieces must be 2, 3 or 4");
+    }
+    let start = Instant::now();
+    let bar = indicatif::ProgressBar::new(0);
+    let t = with_board!(variant.board, G => Tables::generate::<G>(variant, args.pieces, &mut |done, all| {
+        bar.set_length(all as u64);
+        bar.set_position(done as u64);
+    }));
+    bar.finish_and_clear();
+    let (w, d, l) = t.counts();
+    println!(
+        "{} up to {} pieces: {} positions indexed ({} legal: {w} won, {d} drawn, {l} lost for the side to move), solved in {:.1} s, {:.1} MiB at one byte each",
+        variant.name,
+        args.pieces,
+        t.len(),
+        w + d + l,
+        start.elapsed().as_secs_f64(),
+        t.len() as f64 / 1048576.0
+    );
+    Ok(())
 }

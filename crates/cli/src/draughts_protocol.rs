@@ -19,14 +19,7 @@ use tablier_draughts::{with_board, Geometry, Move, Piece, Position, Variant};
 use tablier_draughts_engine::search::is_mate;
 use tablier_draughts_engine::{Engine, Info, Limits, Tables, TimeControl, Weights};
 
-/// `tablier dxp`: the engine over DXP (TCP).
-#[derive(Args)]
-pub struct DxpArgs {}
-
-/// Runs `tablier dxp`.
-pub fn dxp(_args: &DxpArgs) -> Result<()> {
-    bail!("DXP is not built yet (issue 7)")
-}
+pub use crate::draughts_dxp::{dxp, DxpArgs};
 
 // ---------------------------------------------------------------------------------------------
 // Hub protocol: shared pieces
@@ -259,14 +252,22 @@ fn spawn_worker<G: Geometry>(
     table_pieces: u32,
 ) -> Worker {
     let mut engine = Engine::<G>::new(variant, hash_mb);
+    // The endgame tables are solved in the background (seconds on 10x10, about 20 s on
+    // 12x12), so that `init` answers at once; searches use them from the first job after.
+    let (tables_tx, tables_rx) = mpsc::channel();
     if table_pieces >= 2 {
-        let tables = Tables::generate::<G>(variant, table_pieces, &mut |_, _| {});
-        engine.set_tables(Some(Arc::new(tables)));
+        std::thread::spawn(move || {
+            let t = Tables::generate::<G>(variant, table_pieces, &mut |_, _| {});
+            let _ = tables_tx.send(Arc::new(t));
+        });
     }
     let stop = engine.stop_flag();
     let (tx, rx) = mpsc::channel::<Option<Job>>();
     let thread = std::thread::spawn(move || {
         while let Ok(Some(job)) = rx.recv() {
+            if let Ok(t) = tables_rx.try_recv() {
+                engine.set_tables(Some(t));
+            }
             let line = match run_job(&mut engine, variant, &job) {
                 Ok(done) => done,
                 Err(e) => {

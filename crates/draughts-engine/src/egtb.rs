@@ -355,7 +355,7 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tablier_draughts::{fen, ENGLISH, G8};
+    use tablier_draughts::{fen, ENGLISH, G10, G8, INTERNATIONAL};
 
     #[test]
     fn rank_unrank() {
@@ -381,5 +381,23 @@ mod tests {
         // A king that must take and is then taken.
         let p = fen::parse::<G8>(&ENGLISH, "B:WK10,K14:BK5").unwrap();
         assert!(t.probe(&p).is_some());
+    }
+
+    #[test]
+    fn international_small_endings() {
+        let t = Tables::generate::<G10>(&INTERNATIONAL, 3, &mut |_, _| {});
+        let probe = |f: &str| t.probe(&fen::parse::<G10>(&INTERNATIONAL, f).unwrap());
+        // With flying kings, two kings cannot catch a lone king, nor can one.
+        assert_eq!(probe("W:WK46,K50:BK3"), Some(Wdl::Draw));
+        assert_eq!(probe("B:WK46,K50:BK3"), Some(Wdl::Draw));
+        assert_eq!(probe("W:WK46:BK3"), Some(Wdl::Draw));
+        // Both kings at the ends of the long diagonal: the king in the corner must step
+        // onto the diagonal and is taken.
+        assert_eq!(probe("W:WK46:BK5"), Some(Wdl::Loss));
+        // A king next to a man with the square behind it free takes it and wins.
+        assert_eq!(probe("W:WK28:B23"), Some(Wdl::Win));
+        assert!(t
+            .probe(&fen::parse::<G10>(&INTERNATIONAL, "W:W31,32,33:B1,2").unwrap())
+            .is_none());
     }
 }

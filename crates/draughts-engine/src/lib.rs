@@ -18,6 +18,7 @@
 
 pub mod egtb;
 pub mod eval;
+pub mod french;
 pub mod search;
 pub mod tt;
 pub mod tune;

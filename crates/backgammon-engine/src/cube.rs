@@ -219,6 +219,14 @@ fn outcome_values(ci: &CubeInfo, cube: u32, unit_cube: u32) -> [f32; 6] {
     ]
 }
 
+/// Values of the six outcomes (win single, gammon, backgammon, lose single, gammon,
+/// backgammon) at the cube and score of `ci`, in units of its cube (money: 1, 2, 3, −1, −2,
+/// −3; a match: rescaled match winning chances).
+#[must_use]
+pub fn outcome_values_for(ci: &CubeInfo) -> [f32; 6] {
+    outcome_values(ci, ci.value, ci.value)
+}
+
 /// Average values of a win and of a loss: `(W, L)` with `L` counted positive.
 fn win_lose_values(p: &Probs, vals: &[f32; 6]) -> (f32, f32) {
     let win = p[0].max(1e-6);

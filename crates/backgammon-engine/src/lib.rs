@@ -15,12 +15,14 @@
 //! println!("3-1 at the start: {}", tablier_backgammon::notation::format_play(&plays[best]));
 //! ```
 
+pub mod analysis;
 pub mod bearoff;
 pub mod cube;
 pub mod encode;
 pub mod eval;
 pub mod fibs;
 pub mod net;
+pub mod rollout;
 pub mod search;
 pub mod train;
 

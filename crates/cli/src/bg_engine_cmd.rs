@@ -11,7 +11,7 @@ use clap::Args;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tablier_backgammon::{notation, Position, Roll};
-use tablier_backgammon_engine::eval::{terminal_for_winner, Evaluator, Scratch};
+use tablier_backgammon_engine::eval::{terminal_for_winner, Evaluator, Probs, Scratch};
 use tablier_backgammon_engine::search;
 use tablier_backgammon_engine::train::{duel, TrainConfig, Trainer};
 
@@ -52,11 +52,44 @@ pub struct TrainArgs {
 
 /// `tablier rollout`.
 #[derive(Args)]
-pub struct RolloutArgs {}
+pub struct RolloutArgs {
+    /// The position, side on roll before rolling: a Position ID or a GNUbgID.
+    #[arg(long)]
+    id: String,
+    /// Games played out.
+    #[arg(long, default_value_t = 1296)]
+    trials: u32,
+    /// Stop each game after this many plies and evaluate (0 = play to the end).
+    #[arg(long, default_value_t = 0)]
+    truncate: u32,
+    /// No luck adjustment (plain averages of the results).
+    #[arg(long)]
+    no_variance_reduction: bool,
+    /// Seed of the dice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Weights to use instead of the shipped ones.
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
 
 /// Options of `tablier analyse` for backgammon matches (`--ply`).
 #[derive(Args)]
-pub struct AnalyseOpts {}
+pub struct AnalyseOpts {
+    /// Look-ahead of the backgammon analysis of checker plays (0, 1 or 2; cube decisions use
+    /// at most 1).
+    #[arg(long = "ply", id = "bg_ply", default_value_t = 1)]
+    ply: u32,
+    /// Money sessions: the Jacoby rule was in force.
+    #[arg(long = "jacoby", id = "bg_jacoby")]
+    jacoby: bool,
+    /// Backgammon weights to use instead of the shipped ones.
+    #[arg(long = "weights", id = "bg_weights")]
+    weights: Option<PathBuf>,
+}
 
 /// `tablier gnubg-external`.
 #[derive(Args)]
@@ -227,14 +260,185 @@ pub fn train(args: &TrainArgs) -> Result<()> {
     Ok(())
 }
 
+/// Formats five probabilities and their cubeless equity.
+fn show_probs(p: &Probs) -> String {
+    format!(
+        "win {:.4} (gammon {:.4}, backgammon {:.4})  lose {:.4} (gammon {:.4}, backgammon {:.4})",
+        p[0],
+        p[1],
+        p[2],
+        1.0 - p[0],
+        p[3],
+        p[4]
+    )
+}
+
 /// Runs `tablier rollout`.
-pub fn rollout(_args: &RolloutArgs) -> Result<()> {
-    bail!("the backgammon engine is not built yet (issue 8)")
+pub fn rollout(args: &RolloutArgs) -> Result<()> {
+    use tablier_backgammon_engine::rollout::{rollout as run, RolloutConfig};
+    let ev = evaluator(args.weights.as_deref())?;
+    let pid = args.id.trim().split(':').next().unwrap_or_default();
+    let pos = Position::from_position_id(pid)
+        .with_context(|| format!("bad Position ID {:?}", args.id))?;
+    if pos.is_over() {
+        bail!("the game is over in this position: nothing to roll out");
+    }
+    if args.trials == 0 {
+        bail!("--trials must be at least 1");
+    }
+    let cfg = RolloutConfig {
+        trials: args.trials,
+        truncate: args.truncate,
+        variance_reduction: !args.no_variance_reduction,
+        seed: args.seed,
+    };
+    let mut s = Scratch::default();
+    let stat = ev.probs(&pos, &mut s);
+    println!("position {pid}, side on roll; pips {:?}", pos.pip_count());
+    println!(
+        "0-ply:   {}  equity {:+.4}",
+        show_probs(&stat),
+        tablier_backgammon_engine::eval::equity(&stat)
+    );
+    let stop = interrupt_flag();
+    let bar = progress(u64::from(args.trials), args.quiet, "trials");
+    let started = Instant::now();
+    let stats = run(&ev, &pos, &cfg, |st| {
+        bar.set_position(u64::from(st.trials));
+        if st.trials % 36 == 0 {
+            let (e, se) = st.equity();
+            bar.set_message(format!("{e:+.4} ± {se:.4}"));
+        }
+        !stop.load(Ordering::Relaxed)
+    });
+    bar.finish_and_clear();
+    let (e, se) = stats.equity();
+    println!(
+        "rollout: {}  equity {e:+.4} ± {se:.4} (standard error)",
+        show_probs(&stats.probs())
+    );
+    println!(
+        "{} trials{}{}, {:.1} s{}",
+        stats.trials,
+        if cfg.truncate > 0 {
+            format!(", truncated after {} plies", cfg.truncate)
+        } else {
+            String::new()
+        },
+        if cfg.variance_reduction {
+            ", luck-adjusted"
+        } else {
+            ""
+        },
+        started.elapsed().as_secs_f64(),
+        if stats.trials < args.trials {
+            " (interrupted)"
+        } else {
+            ""
+        }
+    );
+    Ok(())
 }
 
 /// Runs `tablier analyse` on a .mat file.
-pub fn analyse(_file: &Path, _output: Option<&Path>, _opts: &AnalyseOpts) -> Result<()> {
-    bail!("the backgammon engine is not built yet (issue 8)")
+pub fn analyse(file: &Path, output: Option<&Path>, opts: &AnalyseOpts) -> Result<()> {
+    use std::fmt::Write as _;
+    use tablier_backgammon::game::Options;
+    use tablier_backgammon::mat::MatchFile;
+    use tablier_backgammon::record::replay_mat;
+    use tablier_backgammon_engine::analysis::{self, Kind};
+    if opts.ply > 2 {
+        bail!("--ply goes from 0 to 2");
+    }
+    let ev = evaluator(opts.weights.as_deref())?;
+    let text = crate::read_text(file)?;
+    let mat = MatchFile::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let options = if mat.match_length == 0 {
+        Options {
+            jacoby: opts.jacoby,
+            ..Options::money()
+        }
+    } else {
+        Options::match_to(mat.match_length)
+    };
+    let replayed =
+        replay_mat(&mat, options).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let games: Vec<_> = replayed.games.iter().map(|g| g.actions.clone()).collect();
+    let names = mat
+        .games
+        .first()
+        .map(|g| [g.players[0].clone(), g.players[1].clone()])
+        .unwrap_or_else(|| ["white".into(), "black".into()]);
+    let bar = progress(games.len() as u64, false, "games");
+    let started = Instant::now();
+    let a = analysis::analyse(&ev, options, &games, opts.ply, |g| {
+        bar.set_position(g as u64)
+    })?;
+    bar.finish_and_clear();
+    let mut out = String::new();
+    writeln!(
+        out,
+        "{} ({}), analysed at {}-ply in {:.1} s",
+        file.display(),
+        if mat.match_length == 0 {
+            "money".to_string()
+        } else {
+            format!("{}-point match", mat.match_length)
+        },
+        opts.ply,
+        started.elapsed().as_secs_f64()
+    )?;
+    let mut game = 0;
+    for d in &a.decisions {
+        if d.game != game {
+            game = d.game;
+            writeln!(out, "\nGame {game}")?;
+        }
+        let who = &names[d.side.index()];
+        let what = match &d.kind {
+            Kind::Play { roll, played, best } => {
+                if played == best {
+                    format!("{roll}: {played}")
+                } else {
+                    format!("{roll}: {played}  (best {best})")
+                }
+            }
+            Kind::Cube { action, best } | Kind::Response { action, best } => {
+                if action == best {
+                    action.to_string()
+                } else {
+                    format!("{action}  (best {best})")
+                }
+            }
+        };
+        writeln!(
+            out,
+            "{:>4} {:<12} {:<48} {:>7.3} {}",
+            d.turn,
+            who,
+            what,
+            -d.loss,
+            d.mark()
+        )?;
+    }
+    writeln!(out)?;
+    for (i, name) in names.iter().enumerate() {
+        let st = &a.stats[i];
+        writeln!(
+            out,
+            "{name}: {} checker plays (loss {:.3}), {} cube decisions (loss {:.3}); error rate {:.1} mp/decision",
+            st.plays,
+            st.play_loss,
+            st.cube,
+            st.cube_loss,
+            st.error_rate()
+        )?;
+    }
+    match output {
+        Some(p) => std::fs::write(p, out).with_context(|| format!("writing {}", p.display()))?,
+        None => print!("{out}"),
+    }
+    Ok(())
 }
 
 /// Runs `tablier gnubg-external`: gnubg (`set player N external HOST:PORT`) connects, sends a

@@ -1,0 +1,287 @@
+//! Analysis of played games: each checker play and cube decision compared with the engine's
+//! choice, the equity it lost, and an error rate per player in milli-points per decision (as
+//! gnubg reports: equity normalised to a 1-point cube, "EMG"; in matches, the match-equity
+//! scale of [`crate::cube`]).
+
+use tablier_backgammon::game::{Action, Match, Options, Phase};
+use tablier_backgammon::notation::format_play;
+use tablier_core::{Game, Side};
+
+use crate::cube::{self, CubeInfo, Owner};
+use crate::eval::{classify, Evaluator, Probs, Scratch};
+use crate::search::{self, MoveFilter};
+
+/// The cube around the side on turn in `m`.
+#[must_use]
+pub fn cube_info(m: &Match) -> CubeInfo {
+    let o = m.options();
+    let (value, owner) = m.cube();
+    let turn = m.turn();
+    let score = m.score();
+    let me = score[turn.index()];
+    let them = score[1 - turn.index()];
+    let one_away = o.match_length > 0 && (me + 1 == o.match_length || them + 1 == o.match_length);
+    CubeInfo {
+        value,
+        owner: match owner {
+            None => Owner::Centre,
+            Some(s) if s == turn => Owner::Me,
+            Some(_) => Owner::Opponent,
+        },
+        match_length: o.match_length,
+        score: [me, them],
+        crawford: m.is_crawford_game(),
+        post_crawford: o.crawford && one_away && !m.is_crawford_game(),
+        jacoby: o.jacoby,
+        beavers: o.beavers,
+    }
+}
+
+/// The value of cubeless probabilities at the cube and score of `ci` (money: cubeless equity).
+#[must_use]
+pub fn cubeless_value(p: &Probs, ci: &CubeInfo) -> f32 {
+    let v = cube::outcome_values_for(ci);
+    (p[0] - p[1]) * v[0]
+        + (p[1] - p[2]) * v[1]
+        + p[2] * v[2]
+        + ((1.0 - p[0]) - p[3]) * v[3]
+        + (p[3] - p[4]) * v[4]
+        + p[4] * v[5]
+}
+
+/// What kind of decision.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// A checker play: what was played and what the engine prefers.
+    Play {
+        /// The dice.
+        roll: String,
+        /// The play made.
+        played: String,
+        /// The engine's play.
+        best: String,
+    },
+    /// Doubling or rolling, doubled by the player.
+    Cube {
+        /// What was done: `double` or `roll`.
+        action: &'static str,
+        /// What the engine would do.
+        best: &'static str,
+    },
+    /// Answering a double.
+    Response {
+        /// `take`, `drop` or `beaver`.
+        action: &'static str,
+        /// The engine's answer.
+        best: &'static str,
+    },
+}
+
+/// One analysed decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// Game number (from 1).
+    pub game: u32,
+    /// Turn number in the game (from 1).
+    pub turn: u32,
+    /// Who decided.
+    pub side: Side,
+    /// The decision.
+    pub kind: Kind,
+    /// Equity lost against the engine's choice (≥ 0), per unit of cube.
+    pub loss: f32,
+}
+
+impl Decision {
+    /// gnubg's marks: `?!` doubtful (≥ 0.04), `?` bad (≥ 0.08), `??` very bad (≥ 0.16).
+    #[must_use]
+    pub fn mark(&self) -> &'static str {
+        match self.loss {
+            l if l >= 0.16 => "??",
+            l if l >= 0.08 => "?",
+            l if l >= 0.04 => "?!",
+            _ => "",
+        }
+    }
+}
+
+/// Totals per player.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlayerStats {
+    /// Checker plays with a choice.
+    pub plays: u32,
+    /// Equity lost in them.
+    pub play_loss: f64,
+    /// Cube decisions counted (doubles, takes, drops, and rolls that should have doubled).
+    pub cube: u32,
+    /// Equity lost in them.
+    pub cube_loss: f64,
+}
+
+impl PlayerStats {
+    /// Milli-points lost per decision.
+    #[must_use]
+    pub fn error_rate(&self) -> f64 {
+        let n = self.plays + self.cube;
+        if n == 0 {
+            0.0
+        } else {
+            1000.0 * (self.play_loss + self.cube_loss) / f64::from(n)
+        }
+    }
+}
+
+/// An analysed record.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Analysis {
+    /// Every decision analysed, in order.
+    pub decisions: Vec<Decision>,
+    /// Totals of white (the left column of a `.mat` file) and black.
+    pub stats: [PlayerStats; 2],
+}
+
+/// Why a record cannot be analysed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}: action {index} is refused by the rules: {reason}")]
+pub struct AnalysisError {
+    /// Game number.
+    pub game: u32,
+    /// 0-based action index in the game.
+    pub index: usize,
+    /// Why.
+    pub reason: String,
+}
+
+/// Analyses games given as their actions (as [`tablier_backgammon::record::replay_mat`] gives
+/// them): in a match the games follow each other; in money play each starts afresh. Checker
+/// plays are searched to `plies`; cube decisions use a `plies.min(1)`-ply evaluation.
+///
+/// # Errors
+/// [`AnalysisError`] if an action is illegal.
+pub fn analyse(
+    ev: &Evaluator,
+    options: Options,
+    games: &[Vec<Action>],
+    plies: u32,
+    mut progress: impl FnMut(usize),
+) -> Result<Analysis, AnalysisError> {
+    let mut out = Analysis::default();
+    let mut s = Scratch::default();
+    let mut m = Match::new(options);
+    let filter = MoveFilter::default();
+    for (g, actions) in games.iter().enumerate() {
+        if options.match_length == 0 {
+            m = Match::new(options);
+        }
+        let game = g as u32 + 1;
+        let mut turn_no = 0u32;
+        for (index, action) in actions.iter().enumerate() {
+            let side = m.turn();
+            let pos = m.position();
+            let ci = cube_info(&m);
+            match (m.phase(), action) {
+                (Phase::Moving { roll }, Action::Play(play)) => {
+                    turn_no += 1;
+                    let plays = pos.legal_plays(roll);
+                    if plays.len() > 1 {
+                        let (best, best_p) = search::best_of(ev, &plays, plies, filter, &mut s);
+                        let played = plays.iter().position(|p| p.result == play.result);
+                        let played_p = match played {
+                            Some(i) if i == best => best_p,
+                            Some(i) => search::play_probs(ev, &plays[i], plies, &mut s),
+                            None => best_p,
+                        };
+                        let loss = (cubeless_value(&best_p, &ci) - cubeless_value(&played_p, &ci))
+                            .max(0.0);
+                        let st = &mut out.stats[side.index()];
+                        st.plays += 1;
+                        st.play_loss += f64::from(loss);
+                        out.decisions.push(Decision {
+                            game,
+                            turn: turn_no,
+                            side,
+                            kind: Kind::Play {
+                                roll: roll.to_string(),
+                                played: format_play(play),
+                                best: format_play(&plays[best]),
+                            },
+                            loss,
+                        });
+                    }
+                }
+                (Phase::BeforeRoll, Action::Double | Action::Roll) if m.may_double() => {
+                    let p = search::probs_nply(ev, &pos, plies.min(1), filter, &mut s);
+                    let x = cube::cube_efficiency(classify(&pos), pos.pip_count().0);
+                    let d = cube::decide(&p, &ci, x);
+                    let double_value = d.double_take.min(d.double_pass);
+                    let best_value = d.no_double.max(double_value);
+                    let doubled = matches!(action, Action::Double);
+                    let chosen = if doubled { double_value } else { d.no_double };
+                    let loss = (best_value - chosen).max(0.0);
+                    if doubled || loss > 0.0 {
+                        let st = &mut out.stats[side.index()];
+                        st.cube += 1;
+                        st.cube_loss += f64::from(loss);
+                        out.decisions.push(Decision {
+                            game,
+                            turn: turn_no + 1,
+                            side,
+                            kind: Kind::Cube {
+                                action: if doubled { "double" } else { "roll" },
+                                best: if d.double { "double" } else { "no double" },
+                            },
+                            loss,
+                        });
+                    }
+                }
+                (Phase::Doubled, Action::Take | Action::Drop | Action::Beaver) => {
+                    // The position and cube as the doubler saw them when doubling.
+                    let p = search::probs_nply(ev, &pos, plies.min(1), filter, &mut s);
+                    let x = cube::cube_efficiency(classify(&pos), pos.pip_count().0);
+                    let d = cube::decide(&p, &ci, x);
+                    // For the taker: taking is worth −D/T, dropping −1.
+                    let take = -d.double_take;
+                    let drop = -d.double_pass;
+                    let (chosen, name) = match action {
+                        Action::Take => (take, "take"),
+                        Action::Beaver => (2.0 * take, "beaver"),
+                        _ => (drop, "drop"),
+                    };
+                    let beaver_ok = ci.beavers && options.match_length == 0;
+                    let best_value = if beaver_ok && take > 0.0 {
+                        2.0 * take
+                    } else {
+                        take.max(drop)
+                    };
+                    let best = if beaver_ok && d.beaver {
+                        "beaver"
+                    } else if d.take {
+                        "take"
+                    } else {
+                        "drop"
+                    };
+                    let loss = (best_value - chosen).max(0.0);
+                    let responder = m.turn().opposite();
+                    let st = &mut out.stats[responder.index()];
+                    st.cube += 1;
+                    st.cube_loss += f64::from(loss);
+                    out.decisions.push(Decision {
+                        game,
+                        turn: turn_no + 1,
+                        side: responder,
+                        kind: Kind::Response { action: name, best },
+                        loss,
+                    });
+                }
+                _ => {}
+            }
+            m.apply(action).map_err(|e| AnalysisError {
+                game,
+                index,
+                reason: e.to_string(),
+            })?;
+        }
+        progress(g + 1);
+    }
+    Ok(out)
+}

@@ -19,14 +19,7 @@ use tablier_draughts::{with_board, Geometry, Move, Piece, Position, Variant};
 use tablier_draughts_engine::search::is_mate;
 use tablier_draughts_engine::{Engine, Info, Limits, Tables, TimeControl, Weights};
 
-/// `tablier dxp`: the engine over DXP (TCP).
-#[derive(Args)]
-pub struct DxpArgs {}
-
-/// Runs `tablier dxp`.
-pub fn dxp(_args: &DxpArgs) -> Result<()> {
-    bail!("DXP is not built yet (issue 7)")
-}
+pub use crate::draughts_dxp::{dxp, DxpArgs};
 
 // ---------------------------------------------------------------------------------------------
 // Hub protocol: shared pieces

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 mod backgammon_cmd;
 mod bg_engine_cmd;
 mod draughts_cmd;
+mod draughts_dxp;
 mod draughts_engine_cmd;
 mod draughts_protocol;
 mod load;

@@ -3,8 +3,8 @@
 //!
 //! * DXP follower: pydraughts 0.6.7's `DXPEngine` connects to `tablier dxp --listen`, asks
 //!   for two games on one connection (colours alternating) and plays random legal moves;
-//!   its receiver checks every move of ours against its own Board
-//!   (`tests/interop/dxp_initiator.py`).
+//!   its receiver checks every move of ours against its own Board; in the first game its
+//!   `takeback` asks (BACKREQ) to go back three moves (`tests/interop/dxp_initiator.py`).
 //! * DXP initiator: pydraughts has no follower, so `tests/interop/dxp_follower.py` builds one
 //!   from pydraughts' DXP codec and Board; `tablier dxp --connect` asks it for two games.
 //! * Hub: pydraughts' `HubEngine` starts `tablier hub` and plays two games against random
@@ -281,6 +281,7 @@ fn dxp_follower_plays_pydraughts_dxpengine() {
     );
     let games = r["games"].as_array().unwrap();
     assert_eq!(games.len(), 2, "{r}");
+    assert_eq!(games[0]["took_back"], true, "{r}");
     for (g, colour) in games.iter().zip(["white", "black"]) {
         assert_eq!(g["follower"], colour, "{g}");
         assert!(g["engine_moves"].as_u64().unwrap() >= 5, "{g}");

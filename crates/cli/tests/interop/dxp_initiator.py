@@ -7,7 +7,7 @@ running), sends the GAMEREQ through DXPEngine._start (the same call its play() m
 receiver thread checks every MOVE it gets against its own Board's legal moves (an illegal one
 is logged as "Error: received move is illegal" and never handed over). Its own side plays
 seeded random legal moves. Games on one connection alternate colours: the follower plays White
-in game 1. pydraughts' own play() waits for a MOVE forever, so the wait is written here with a
+in game 1, where DXPEngine.takeback also asks (BACKREQ) to go back to move 4 after 11 plies. pydraughts' own play() waits for a MOVE forever, so the wait is written here with a
 timeout and also watches for a GAMEEND (the follower ends the game when it is to move and the
 game is over by its rules).
 
@@ -103,8 +103,26 @@ def main():
         reason = None
         engine_moves = 0
         pending = None  # our last move, not yet sent
+        took_back = False
         while True:
             follower_to_move = (board.turn == draughts.WHITE) == follower_white
+            if g == 0 and len(board.move_stack) == 11 and not took_back:
+                # BACKREQ through DXPEngine.takeback: back to move 4 with White (the follower)
+                # to move; it answers BACKACC 0, then plays from there.
+                took_back = True
+                accepted, _, res = eng.takeback(4, draughts.WHITE)
+                if not accepted:
+                    fail("take-back refused")
+                while len(board.move_stack) > 6:
+                    board.pop()
+                eng.receiver.last_move_changed = False
+                # pydraughts lists a capture once per path; paths taking the same pieces are one move.
+                legal = [m for m in board.legal_moves() if m.hub_position_move == res.move.hub_position_move]
+                if not legal:
+                    fail(f"move {res.move.hub_move} after the take-back is not legal in {board.fen}")
+                board.push(legal[0])
+                engine_moves += 1
+                continue
             if board.is_over() or len(board.move_stack) >= max_plies:
                 capped = not board.is_over()
                 if follower_to_move and pending is not None and not capped:
@@ -148,6 +166,7 @@ def main():
             "follower": "white" if follower_white else "black",
             "plies": len(board.move_stack),
             "engine_moves": engine_moves,
+            "took_back": took_back,
             "ended_by": ended_by,
             "reason": reason,
             "pydraughts_winner": winner_name(board.winner()),

@@ -236,37 +236,24 @@ fn win_lose_values(p: &Probs, vals: &[f32; 6]) -> (f32, f32) {
     (w.max(0.0), l.max(0.0))
 }
 
-/// Janowski's fully live cube equity for win chance `p`, average win `w` and loss `l`.
+/// Janowski's fully live cube equity for win chance `p`, average win `w` and loss `l`: the
+/// piecewise-linear line through (0, −L), the opponent's cash point (−1) when he has cube
+/// access, our cash point (+1) when we have it, and (1, +W).
 fn live_equity(p: f32, w: f32, l: f32, owner: Owner) -> f32 {
-    let dead = p * w - (1.0 - p) * l;
-    // The opponent's cash point and ours, in our winning chances.
     let denom = (w + l + 0.5).max(1e-6);
-    let opp_cash = ((l - 0.5) / denom).clamp(0.0, 1.0);
-    let my_cash = ((l + 1.0) / denom).clamp(0.0, 1.0);
+    // Our take point (where the opponent cashes) and our cash point, in our winning chances.
+    let tp = ((l - 0.5) / denom).clamp(1e-6, 1.0 - 1e-6);
+    let cp = ((l + 1.0) / denom).clamp(1e-6, 1.0 - 1e-6);
+    let low = |p: f32| -l + (l - 1.0) * p / tp; // from (0, −L) to (TP, −1)
+    let high = |p: f32| 1.0 + (w - 1.0) * (p - cp) / (1.0 - cp); // from (CP, 1) to (1, W)
     match owner {
-        Owner::Centre => {
-            if p <= opp_cash {
-                dead.min(-1.0)
-            } else if p >= my_cash {
-                dead.max(1.0)
-            } else {
-                -1.0 + 2.0 * (p - opp_cash) / (my_cash - opp_cash).max(1e-6)
-            }
-        }
-        Owner::Me => {
-            if p >= my_cash {
-                dead.max(1.0)
-            } else {
-                -l + (l + 1.0) * p / my_cash.max(1e-6)
-            }
-        }
-        Owner::Opponent => {
-            if p <= opp_cash {
-                dead.min(-1.0)
-            } else {
-                -1.0 + (w + 1.0) * (p - opp_cash) / (1.0 - opp_cash).max(1e-6)
-            }
-        }
+        Owner::Centre if p < tp => low(p),
+        Owner::Centre if p > cp => high(p),
+        Owner::Centre => -1.0 + 2.0 * (p - tp) / (cp - tp).max(1e-6),
+        Owner::Me if p > cp => high(p),
+        Owner::Me => -l + (l + 1.0) * p / cp,
+        Owner::Opponent if p < tp => low(p),
+        Owner::Opponent => -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp),
     }
 }
 

@@ -24,6 +24,10 @@ pub struct TrainConfig {
     pub alpha_halving: f64,
     /// The learning rate never falls below this.
     pub alpha_min: f32,
+    /// 0: the one-step value in the λ-return is the evaluation after the play actually made
+    /// (plain TD). 1: it is the position's 1-ply value, the average over the 21 rolls of the
+    /// best play's evaluation — a target without the noise of the dice, twenty times dearer.
+    pub target_plies: u32,
 }
 
 impl Default for TrainConfig {
@@ -33,6 +37,7 @@ impl Default for TrainConfig {
             alpha: 0.05,
             alpha_halving: 150_000.0,
             alpha_min: 0.004,
+            target_plies: 0,
         }
     }
 }
@@ -127,6 +132,19 @@ impl Trainer {
         // values[t] is the value for the mover at t of what followed his play: the evaluation of
         // position t+1 (inverted), or the result for the last one. λ-returns backwards.
         let n = history.len();
+        if self.config.target_plies > 0 {
+            for (t, (p, class)) in history.iter().enumerate().take(n - 1) {
+                if matches!(class, Class::Contact | Class::Race) {
+                    values[t] = crate::search::probs_nply(
+                        &self.eval,
+                        p,
+                        self.config.target_plies,
+                        crate::search::MoveFilter::default(),
+                        &mut self.scratch,
+                    );
+                }
+            }
+        }
         let lambda = self.config.lambda;
         let alpha = self.config.alpha_at(self.eval.games);
         let mut g = values[n - 1];

@@ -1,0 +1,130 @@
+//! Oracle test: our money cube decisions against GNU Backgammon's (PyPI gnubg, 0-ply), on 400
+//! positions met in seeded random play, both sides' cube in the middle, Jacoby off, beavers
+//! on. To judge the cube model and not the evaluator, our Janowski formulas are fed gnubg's
+//! own cubeless probabilities; the no-double and double/take equities and the three decisions
+//! (double, take, beaver) are compared.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use rand::{Rng, SeedableRng};
+use tablier_backgammon::ids::{gnubg_id, MatchId};
+use tablier_backgammon::{Position, Roll};
+use tablier_backgammon_engine::cube::{cube_efficiency, decide, CubeInfo};
+use tablier_backgammon_engine::eval::classify;
+
+#[path = "../../backgammon/tests/common/mod.rs"]
+mod common;
+
+fn random_play_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    let mut plays = Vec::new();
+    let mut pos = Position::start();
+    while out.len() < count {
+        // Keep one position in five, to spread them over many games.
+        if rng.gen_range(0..5) == 0 {
+            out.push(pos);
+        }
+        let roll = Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).unwrap();
+        pos.legal_plays_into(roll, &mut plays);
+        let next = plays[rng.gen_range(0..plays.len())].result;
+        pos = if next.mover_off() == 15 {
+            Position::start()
+        } else {
+            next.flip()
+        };
+    }
+    out
+}
+
+#[test]
+fn money_cube_decisions_agree_with_gnubg_given_its_probabilities() {
+    let positions = random_play_positions(400, 2026);
+    let mid = MatchId {
+        jacoby: false,
+        ..MatchId::default()
+    };
+    let input: String = positions.iter().map(|p| gnubg_id(p, &mid) + "\n").collect();
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/gnubg_cube.py");
+    let mut child = Command::new(common::python())
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the oracle script starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let ci = CubeInfo {
+        beavers: true,
+        ..CubeInfo::money()
+    };
+    let (mut n, mut same_double, mut same_take, mut same_beaver) = (0, 0, 0, 0);
+    let (mut nd_err, mut dt_err) = (0.0f64, 0.0f64);
+    let mut compared = 0usize;
+    let mut beaver_cases = 0usize;
+    let mut disagreements = Vec::new();
+    for (line, pos) in text.lines().zip(&positions) {
+        let (nums, action) = line.split_once(" | ").expect("numbers | action");
+        let f: Vec<&str> = nums.split_whitespace().collect();
+        let p: [f32; 5] = std::array::from_fn(|i| f[i].parse().unwrap());
+        let (nd, dt): (f32, f32) = (f[5].parse().unwrap(), f[6].parse().unwrap());
+        let ours = decide(&p, &ci, cube_efficiency(classify(pos), pos.pip_count().0));
+        // gnubg: "No double", "Double, take", "Double, pass", "Too good to double, pass",
+        // "No double, beaver", "Redouble, take", "No redouble", ...
+        let gnubg_double = action.starts_with("Double") || action.starts_with("Redouble");
+        let gnubg_take = !(action.contains("pass") || action.contains("drop"));
+        let gnubg_beaver = action.contains("beaver");
+        n += 1;
+        same_double += usize::from(ours.double == gnubg_double);
+        same_take += usize::from(ours.take == gnubg_take);
+        // gnubg does not advise a beaver when the doubler is past losing a single game
+        // (no double below −1): such doubles are compared on take and pass only.
+        if nd.is_finite() && nd > -1.0 {
+            beaver_cases += 1;
+            same_beaver += usize::from(ours.beaver == gnubg_beaver);
+        }
+        if nd.is_finite() && dt.is_finite() {
+            compared += 1;
+            nd_err += f64::from((ours.no_double - nd).abs());
+            dt_err += f64::from((ours.double_take - dt).abs());
+        }
+        if ours.double != gnubg_double || ours.take != gnubg_take {
+            disagreements.push(format!(
+                "{}: gnubg {action} (ND {nd:+.3}, D/T {dt:+.3}); ours ND {:+.3} D/T {:+.3} double {} take {} beaver {}",
+                f[8], ours.no_double, ours.double_take, ours.double, ours.take, ours.beaver
+            ));
+        }
+    }
+    assert_eq!(n, positions.len());
+    let pct = |k: usize| 100.0 * k as f64 / n as f64;
+    eprintln!(
+        "{n} positions: same double/no double {:.1}%, same take/pass {:.1}%, same beaver {:.1}% (of {beaver_cases} with no double above -1); \
+         mean |ND - gnubg| {:.4}, mean |D/T - gnubg| {:.4}",
+        pct(same_double),
+        pct(same_take),
+        100.0 * same_beaver as f64 / beaver_cases as f64,
+        nd_err / compared as f64,
+        dt_err / compared as f64
+    );
+    for d in disagreements.iter().take(5) {
+        eprintln!("  {d}");
+    }
+    assert!(pct(same_double) >= 95.0);
+    assert!(pct(same_take) >= 98.0);
+    assert!(beaver_cases >= 100 && same_beaver * 100 >= beaver_cases * 95);
+    assert!(
+        compared >= n * 9 / 10,
+        "gnubg gave equities for {compared} of {n}"
+    );
+    assert!(nd_err / (compared as f64) < 0.05);
+    assert!(dt_err / (compared as f64) < 0.10);
+}

@@ -41,6 +41,8 @@
 //! * A GAMEREQ's "number of moves" is read as that time control, not as a game length; the
 //!   `--max-plies` option ends a game (GAMEEND reason 0, with a chat) after that many plies.
 //!
+//! * Ctrl-C sends GAMEEND with stop code 1 (and a chat) before closing the connection.
+//!
 //! [`parse`] reads one message (the bytes between two NULs) into a [`Message`], or a
 //! [`ParseError`] saying which field is wrong; it never panics, whatever the bytes.
 
@@ -49,7 +51,7 @@ use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -582,6 +584,9 @@ struct Connection {
     transcript: bool,
 }
 
+/// The connection in use, for the Ctrl-C handler.
+static PEER: Mutex<Option<TcpStream>> = Mutex::new(None);
+
 /// Least time between two messages we send with nothing received in between. pydraughts
 /// 0.6.7 reads whatever one `recv` returns as a single message, so two messages that arrive
 /// together lose the second (a GAMEACC followed at once by our first move, say).
@@ -591,6 +596,9 @@ impl Connection {
     fn new(stream: TcpStream, engine_stop: Arc<AtomicBool>, transcript: bool) -> Result<Self> {
         stream.set_nodelay(true)?;
         let mut reader = stream.try_clone()?;
+        if let Ok(mut peer) = PEER.lock() {
+            *peer = stream.try_clone().ok();
+        }
         let (tx, rx) = mpsc::channel();
         let searching = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&searching);
@@ -1289,9 +1297,10 @@ fn follow(stream: TcpStream, args: &DxpArgs, engine: Engine<G10>) -> Result<Engi
 
 fn run_follower(addr: &str, args: &DxpArgs) -> Result<()> {
     let listener = TcpListener::bind(addr).with_context(|| format!("listening on {addr}"))?;
+    let mut engine = new_engine(args);
+    // Said once the engine (and its endgame tables) is ready.
     println!("tablier dxp: listening on {}", listener.local_addr()?);
     let _ = std::io::stdout().flush();
-    let mut engine = new_engine(args);
     loop {
         let (stream, peer) = listener.accept().context("accepting a connection")?;
         eprintln!("dxp: connection from {peer}");
@@ -1420,6 +1429,15 @@ fn run_initiator(addr: &str, args: &DxpArgs) -> Result<()> {
 /// A connection that cannot be made or fails, a GAMEREQ refused (initiator), an illegal or
 /// unreadable move received.
 pub fn dxp(args: &DxpArgs) -> Result<()> {
+    // Ctrl-C: the other side hears GAMEEND with stop code 1 before the connection closes.
+    let _ = ctrlc::set_handler(|| {
+        if let Some(mut peer) = PEER.lock().ok().and_then(|mut p| p.take()) {
+            let _ = peer.write_all(b"E01\0Cstopped by the operator\0");
+            let _ = peer.shutdown(Shutdown::Both);
+        }
+        eprintln!("dxp: stopped");
+        std::process::exit(130);
+    });
     match (&args.listen, &args.connect) {
         (Some(addr), None) => run_follower(addr, args),
         (None, Some(addr)) => run_initiator(addr, args),

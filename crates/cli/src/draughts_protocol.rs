@@ -573,6 +573,10 @@ pub struct MatchArgs {
     /// Seconds per move for both engines.
     #[arg(long, default_value_t = 0.1)]
     move_time: f64,
+    /// A fixed depth per move instead of a time (results that do not depend on the
+    /// machine's load; a Hub opponent gets `level depth=N`).
+    #[arg(long)]
+    depth: Option<u32>,
     /// Random plies of each balloted opening.
     #[arg(long, default_value_t = 4)]
     opening_plies: u32,
@@ -594,7 +598,14 @@ pub struct MatchArgs {
 trait Player<G: Geometry> {
     fn name(&self) -> String;
     fn new_game(&mut self) -> Result<()>;
-    fn choose(&mut self, game: &Game<G>, move_time: Duration) -> Result<Move<G>>;
+    fn choose(&mut self, game: &Game<G>, budget: Budget) -> Result<Move<G>>;
+}
+
+/// What a player may spend on one move.
+#[derive(Clone, Copy, Debug)]
+enum Budget {
+    Time(Duration),
+    Depth(u32),
 }
 
 struct Internal<G: Geometry> {
@@ -610,15 +621,19 @@ impl<G: Geometry> Player<G> for Internal<G> {
         self.engine.new_game();
         Ok(())
     }
-    fn choose(&mut self, game: &Game<G>, move_time: Duration) -> Result<Move<G>> {
+    fn choose(&mut self, game: &Game<G>, budget: Budget) -> Result<Move<G>> {
         let hist = game.positions_since_irreversible();
         let hist = &hist[..hist.len().saturating_sub(1)];
-        let r = self.engine.search(
-            game.position(),
-            hist,
-            &Limits::move_time(move_time),
-            &mut |_| {},
-        );
+        let limits = match budget {
+            Budget::Time(t) => Limits::move_time(t),
+            Budget::Depth(d) => Limits {
+                search_forced: false,
+                ..Limits::depth(d)
+            },
+        };
+        let r = self
+            .engine
+            .search(game.position(), hist, &limits, &mut |_| {});
         r.best.ok_or_else(|| anyhow!("no move"))
     }
 }
@@ -743,7 +758,7 @@ impl<G: Geometry> Player<G> for HubClient {
     fn new_game(&mut self) -> Result<()> {
         self.send("new-game")
     }
-    fn choose(&mut self, game: &Game<G>, move_time: Duration) -> Result<Move<G>> {
+    fn choose(&mut self, game: &Game<G>, budget: Budget) -> Result<Move<G>> {
         // The position at the last irreversible move, then the reversible tail.
         let hist = game.positions_since_irreversible();
         let tail = &game.moves()[game.moves().len() - (hist.len() - 1)..];
@@ -753,9 +768,17 @@ impl<G: Geometry> Player<G> for HubClient {
             line.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
         }
         self.send(&line)?;
-        self.send(&format!("level move-time={:.3}", move_time.as_secs_f64()))?;
+        let deadline = match budget {
+            Budget::Time(t) => {
+                self.send(&format!("level move-time={:.3}", t.as_secs_f64()))?;
+                t * 5 + Duration::from_secs(2)
+            }
+            Budget::Depth(d) => {
+                self.send(&format!("level depth={d}"))?;
+                Duration::from_secs(120)
+            }
+        };
         self.send("go think")?;
-        let deadline = move_time * 5 + Duration::from_secs(2);
         let start = Instant::now();
         loop {
             let left = deadline.saturating_sub(start.elapsed());
@@ -843,7 +866,7 @@ fn play_game<G: Geometry>(
     variant: &'static Variant,
     white: &mut dyn Player<G>,
     black: &mut dyn Player<G>,
-    move_time: Duration,
+    budget: Budget,
     max_plies: usize,
 ) -> Result<(Game<G>, Option<Side>, String)> {
     let mut game = Game::<G>::start(variant)?;
@@ -872,7 +895,7 @@ fn play_game<G: Geometry>(
             Side::White => white,
             Side::Black => black,
         };
-        let m = match player.choose(&game, move_time) {
+        let m = match player.choose(&game, budget) {
             Ok(m) => m,
             Err(e) => {
                 let why = format!("{} forfeits: {e:#}", player.name());
@@ -917,7 +940,10 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
     };
     let pairs = args.games.div_ceil(2) as usize;
     let openings = ballot::<G>(variant, pairs, args.opening_plies, args.seed)?;
-    let move_time = Duration::from_secs_f64(args.move_time);
+    let budget = match args.depth {
+        Some(d) => Budget::Depth(d),
+        None => Budget::Time(Duration::from_secs_f64(args.move_time)),
+    };
     let interrupted = Arc::new(AtomicBool::new(false));
     {
         let flag = Arc::clone(&interrupted);
@@ -943,7 +969,7 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
                     variant,
                     &mut ours,
                     theirs.as_mut(),
-                    move_time,
+                    budget,
                     args.max_plies,
                 )?
             } else {
@@ -952,7 +978,7 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
                     variant,
                     theirs.as_mut(),
                     &mut ours,
-                    move_time,
+                    budget,
                     args.max_plies,
                 )?
             };
@@ -1005,10 +1031,12 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
             }
             bar.inc(1);
             let (s, e, m) = elo_summary(w, d, l);
-            bar.set_message(format!(
-                "+{w} ={d} -{l}  {:.1}%  Elo {e:+.0} ± {m:.0}",
-                100.0 * s
-            ));
+            let status = format!("+{w} ={d} -{l}  {:.1}%  Elo {e:+.0} ± {m:.0}", 100.0 * s);
+            if bar.is_hidden() {
+                // Not a terminal (a log file): one line a game instead of the bar.
+                eprintln!("game {}: {why}; {status}", w + d + l);
+            }
+            bar.set_message(status);
         }
     }
     bar.finish_and_clear();
@@ -1016,11 +1044,14 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
         std::fs::write(p, pdn).with_context(|| format!("writing {}", p.display()))?;
     }
     let (s, e, m) = elo_summary(w, d, l);
+    let per_move = match budget {
+        Budget::Time(t) => format!("{:.3} s per move", t.as_secs_f64()),
+        Budget::Depth(d) => format!("depth {d} per move"),
+    };
     println!(
-        "tablier vs {theirs_name}: {} games ({} variant, {:.3} s per move, {} balloted openings of {} plies, seed {})",
+        "tablier vs {theirs_name}: {} games ({} variant, {per_move}, {} balloted openings of {} plies, seed {})",
         w + d + l,
         variant.name,
-        args.move_time,
         openings.len(),
         args.opening_plies,
         args.seed

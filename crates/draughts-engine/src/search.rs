@@ -540,6 +540,13 @@ impl<'a, G: Geometry> Searcher<'a, G> {
             let Some(bi) = best_i else { break };
             let bm = root[bi];
             result.best = Some(bm);
+            if self.stopped && result.pv.first() != Some(&bm) {
+                // A better move found by the unfinished iteration: its line (and so the
+                // reply to ponder on) comes from the table, never from the old line.
+                let pv = self.pv(pos, bm, depth as usize + 8);
+                result.ponder = pv.get(1).copied();
+                result.pv = pv;
+            }
             if !self.stopped {
                 result.score = score;
                 result.depth = depth;

@@ -152,6 +152,13 @@ impl CubeInfo {
         }
     }
 
+    /// True when the opponent could usefully turn a cube of `value` (in a match, a cube that
+    /// already wins him the match is dead).
+    #[must_use]
+    pub fn opponent_cube_live(&self, value: u32) -> bool {
+        self.match_length == 0 || self.match_length.saturating_sub(self.score[1]) > value
+    }
+
     /// True when the player on roll may double now.
     #[must_use]
     pub fn may_double(&self) -> bool {
@@ -282,10 +289,14 @@ pub fn cubeful_equity(p: &Probs, ci: &CubeInfo, x: f32) -> f32 {
         return dead;
     }
     // A cube we cannot usefully turn (it already wins the match for us) has no value for us.
-    let owner = match (ci.match_length > 0 && !ci.may_double(), ci.owner) {
-        (true, Owner::Me) => return dead,
-        (true, Owner::Centre) => Owner::Opponent,
-        (_, owner) => owner,
+    let mine = ci.match_length == 0 || ci.may_double();
+    let theirs = ci.owner != Owner::Me && ci.opponent_cube_live(ci.value);
+    let owner = match (ci.owner, mine, theirs) {
+        (Owner::Opponent, _, true) => Owner::Opponent,
+        (Owner::Centre, true, true) => Owner::Centre,
+        (Owner::Centre | Owner::Me, true, false) => Owner::Me,
+        (Owner::Centre, false, true) => Owner::Opponent,
+        _ => return dead,
     };
     x * live_equity(p[0], w, l, owner) + (1.0 - x) * dead
 }
@@ -300,8 +311,12 @@ pub fn decide(p: &Probs, ci: &CubeInfo, x: f32) -> CubeDecision {
     let (w2, l2) = win_lose_values(p, &vals2);
     let dead2 = p[0] * w2 - (1.0 - p[0]) * l2;
     let (w2h, l2h) = (w2 / 2.0, l2 / 2.0);
-    let live2 = 2.0 * live_equity(p[0], w2h, l2h, Owner::Opponent);
-    let double_take = x * live2 + (1.0 - x) * dead2;
+    // The taker's cube is live unless it already wins him the match.
+    let double_take = if ci.opponent_cube_live(ci.value * 2) {
+        x * 2.0 * live_equity(p[0], w2h, l2h, Owner::Opponent) + (1.0 - x) * dead2
+    } else {
+        dead2
+    };
     let double_pass = 1.0;
     let may = ci.may_double();
     let best_double = double_take.min(double_pass);

@@ -73,6 +73,9 @@ pub struct HintArgs {
     /// Search depth: 1 or 2 plies.
     #[arg(long, default_value_t = 1)]
     plies: u8,
+    /// A weights file of `tablier train trictrac` instead of the shipped weights.
+    #[arg(long)]
+    weights: Option<PathBuf>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -325,7 +328,11 @@ pub fn hint(args: &HintArgs) -> Result<()> {
         bail!("--holes: the partie is over (12 holes)");
     }
     let (score, holes_won) = state.begin_roll(roll);
-    let search = Search::new(Weights::shipped(), args.plies);
+    let weights = match &args.weights {
+        Some(path) => read_weights(path)?,
+        None => Weights::shipped(),
+    };
+    let search = Search::new(weights, args.plies);
     let analysis = search.analyse(&state, &score, holes_won);
     let mut plays: Vec<HintPlay> = score
         .plays
@@ -381,6 +388,12 @@ pub fn hint(args: &HintArgs) -> Result<()> {
     Ok(())
 }
 
+fn read_weights(path: &PathBuf) -> Result<Weights> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    Weights::parse(&text).with_context(|| format!("reading {}", path.display()))
+}
+
 fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy>> {
     Ok(match spec {
         "greedy" => Box::new(Greedy::new(seed)),
@@ -406,10 +419,8 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy>> {
                     .map_err(|_| anyhow!("{spec:?}: level is a number"))?;
                 Box::new(player(level, seed)?)
             } else if let Some(path) = spec.strip_prefix("file:") {
-                let text =
-                    std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
                 Box::new(SearchPlayer::new(
-                    Search::new(Weights::parse(&text)?, 1),
+                    Search::new(read_weights(&PathBuf::from(path))?, 1),
                     0.0,
                     seed,
                 ))
@@ -435,7 +446,7 @@ struct DuelReport {
 
 /// Runs `tablier trictrac duel`.
 pub fn duel(args: &DuelArgs) -> Result<()> {
-    if args.parties == 0 || args.parties % 2 != 0 {
+    if args.parties == 0 || args.parties & 1 == 1 {
         bail!("--parties is a positive even number (each dice sequence is played twice)");
     }
     let mut a = make_player(&args.a, args.seed ^ 0xa)?;

@@ -94,6 +94,13 @@ fn board_features(board: &Board, side: Side, out: &mut [f64]) {
 /// The features of `state` from the point of view of its roller (who throws next).
 #[must_use]
 pub fn features(state: &State) -> Features {
+    features_with(state, true)
+}
+
+/// The features, the two outlooks (the costly part: 42 rolls scored) left at 0 unless
+/// `outlooks`: a quick estimate to order plays before valuing them properly.
+#[must_use]
+pub fn features_with(state: &State, outlooks: bool) -> Features {
     let r = state.roller;
     let o = r.opposite();
     let m = &state.marker;
@@ -105,14 +112,16 @@ pub fn features(state: &State) -> Features {
     f[2] = pts(o);
     f[3] = bred(r) * pts(r);
     f[4] = bred(o) * pts(o);
-    let or = outlook(&state.board, r, state.releve.context(r), m);
-    let oo = outlook(&state.board, o, state.releve.context(o), m);
-    f[5] = or.gains;
-    f[6] = or.given;
-    f[7] = or.holes;
-    f[8] = oo.gains;
-    f[9] = oo.given;
-    f[10] = oo.holes;
+    if outlooks {
+        let or = outlook(&state.board, r, state.releve.context(r), m);
+        let oo = outlook(&state.board, o, state.releve.context(o), m);
+        f[5] = or.gains;
+        f[6] = or.given;
+        f[7] = or.holes;
+        f[8] = oo.gains;
+        f[9] = oo.given;
+        f[10] = oo.holes;
+    }
     let left = |s: Side| f64::from(PARTIE_HOLES.saturating_sub(m.holes(s))) / 12.0;
     f[11] = left(r);
     f[12] = left(o);
@@ -191,6 +200,16 @@ impl Weights {
         a - b
     }
 
+    /// A quick estimate of [`Weights::roller_value`] without the outlooks, to order plays.
+    #[must_use]
+    pub fn quick_value(&self, state: &State) -> f64 {
+        if state.over {
+            return 0.0;
+        }
+        let (a, b) = self.heads(&features_with(state, false));
+        a - b
+    }
+
     /// The weights in the versioned text format: the header, then one line per feature:
     /// `name roller_weight other_weight`.
     #[must_use]
@@ -205,7 +224,8 @@ impl Weights {
         s
     }
 
-    /// Reads the text format of [`Weights::to_text`].
+    /// Reads the text format of [`Weights::to_text`] (lines starting with `#` are comments:
+    /// the shipped file says how it was trained).
     ///
     /// # Errors
     /// [`WeightsError`] for another header (version), a missing or unknown feature, or a
@@ -215,7 +235,7 @@ impl Weights {
         let mut lines = text
             .lines()
             .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty());
+            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
         match lines.next() {
             Some((_, l)) if l.trim() == WEIGHTS_HEADER => {}
             Some((i, l)) => {

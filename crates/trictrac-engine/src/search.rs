@@ -20,6 +20,9 @@ pub struct Search {
     pub plies: u8,
     /// At 2 plies, how many of the best plays by the 1-ply value are searched deeper.
     pub keep: usize,
+    /// At 2 plies, how many of the opponent's answers to each roll (ordered by the quick
+    /// estimate, without the outlooks) are valued properly.
+    pub replies: usize,
 }
 
 /// The distinct end positions of a roll's legal plays, and for each legal play the index of
@@ -89,6 +92,7 @@ impl Search {
             weights,
             plies: plies.clamp(1, 2),
             keep: 3,
+            replies: 4,
         }
     }
 
@@ -118,7 +122,7 @@ impl Search {
         if t.over {
             return t.hole_margin(t.roller);
         }
-        let a = self.analyse_at(&t, &score, holes, depth);
+        let a = self.analyse_at(&t, &score, holes, depth, true);
         a.go.map_or(a.stay(), |g| g.max(a.stay()))
     }
 
@@ -144,13 +148,61 @@ impl Search {
         self.throw_value(&g, depth)
     }
 
-    fn analyse_at(&self, t: &State, score: &RollScore, holes: u32, depth: u8) -> TurnAnalysis {
+    /// The value of playing to `end`, quickly estimated (no outlooks).
+    fn quick_after_play(&self, t: &State, score: &RollScore, end: &Board) -> f64 {
+        let me = t.roller;
+        let mut s = *t;
+        if s.play(score, end).is_some() {
+            // A complete sortie: always valued properly.
+            return f64::INFINITY;
+        }
+        let v = s.hole_margin(s.roller) + self.weights.quick_value(&s);
+        if s.roller == me {
+            v
+        } else {
+            -v
+        }
+    }
+
+    fn analyse_at(
+        &self,
+        t: &State,
+        score: &RollScore,
+        holes: u32,
+        depth: u8,
+        answer: bool,
+    ) -> TurnAnalysis {
         let (ends, index) = distinct_ends(score);
+        let mut chosen = vec![true; ends.len()];
+        if answer && self.replies > 0 && ends.len() > self.replies {
+            // An answer inside a deeper search: only the best few by the quick estimate.
+            let quick: Vec<f64> = ends
+                .iter()
+                .map(|e| self.quick_after_play(t, score, e))
+                .collect();
+            let mut order: Vec<usize> = (0..ends.len()).collect();
+            order.sort_by(|&x, &y| quick[y].total_cmp(&quick[x]));
+            chosen = vec![false; ends.len()];
+            for &k in order.iter().take(self.replies) {
+                chosen[k] = true;
+            }
+        }
         let vals: Vec<f64> = ends
             .iter()
-            .map(|e| self.after_play(t, score, e, depth))
+            .zip(&chosen)
+            .map(|(e, &c)| {
+                if c {
+                    self.after_play(t, score, e, depth)
+                } else {
+                    f64::NEG_INFINITY
+                }
+            })
             .collect();
-        let go = (holes > 0).then(|| self.go_value(t, depth));
+        // After a complete sortie, staying values the relevé's first throw (the same roll);
+        // going is then valued one throw deeper too, so that both see the new relevé's first
+        // throw.
+        let sortie = score.plays.bears_off_last;
+        let go = (holes > 0).then(|| self.go_value(t, depth + u8::from(sortie)));
         TurnAnalysis {
             plays: index.iter().map(|&k| vals[k]).collect(),
             go,
@@ -161,7 +213,7 @@ impl Search {
     /// (`holes`: the holes they made; going is considered when more than 0).
     #[must_use]
     pub fn analyse(&self, t: &State, score: &RollScore, holes: u32) -> TurnAnalysis {
-        let mut a = self.analyse_at(t, score, holes, 0);
+        let mut a = self.analyse_at(t, score, holes, 0, false);
         if self.plies < 2 || t.over {
             return a;
         }
@@ -187,7 +239,7 @@ impl Search {
                 .map_or(floor - (first[*k].abs() * 1e-9), |d| d.1);
         }
         if holes > 0 {
-            a.go = Some(self.go_value(t, 1));
+            a.go = Some(self.go_value(t, 1 + u8::from(score.plays.bears_off_last)));
         }
         a
     }

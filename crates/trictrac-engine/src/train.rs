@@ -220,3 +220,42 @@ fn solve_spd(a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
     }
     Some(x)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regression_recovers_a_linear_target_and_round_trips() {
+        let mut reg = Regression::default();
+        let mut x = 0x2545_f491_u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 1000) as f64 / 1000.0
+        };
+        let truth: Vec<f64> = (0..FEATURES).map(|i| i as f64 * 0.1 - 1.0).collect();
+        for _ in 0..2000 {
+            let mut f = [0.0; FEATURES];
+            for v in &mut f {
+                *v = next();
+            }
+            let y: f64 = f.iter().zip(&truth).map(|(a, b)| a * b).sum();
+            reg.add(&Sample {
+                features: f,
+                roller: y,
+                other: -y,
+            });
+        }
+        let w = reg.solve(1e-9).unwrap();
+        for i in 0..FEATURES {
+            assert!((w.roller[i] - truth[i]).abs() < 1e-4, "{i}");
+            assert!((w.other[i] + truth[i]).abs() < 1e-4, "{i}");
+        }
+        let back = Regression::parse(&reg.to_text()).unwrap();
+        assert_eq!(back.samples, 2000);
+        assert!(Regression::parse("regression 3 1\n").is_err());
+        assert!(Regression::default().solve(0.0).is_none());
+    }
+}

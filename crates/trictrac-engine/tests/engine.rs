@@ -113,8 +113,8 @@ fn every_level_plays_legal_actions() {
                 game.apply(&a).unwrap();
             }
             Actor::Player(_) => {
-                // Level 3 (2 plies) is slower: every fifth decision.
-                let level = if step % 5 == 0 {
+                // Level 3 (2 plies) is slower: every 40th decision.
+                let level = if decided % 40 == 0 {
                     MAX_LEVEL
                 } else {
                     (step % 3) as u8

@@ -249,9 +249,9 @@ mod tests {
             });
         }
         let w = reg.solve(1e-9).unwrap();
-        for i in 0..FEATURES {
-            assert!((w.roller[i] - truth[i]).abs() < 1e-4, "{i}");
-            assert!((w.other[i] + truth[i]).abs() < 1e-4, "{i}");
+        for (i, t) in truth.iter().enumerate() {
+            assert!((w.roller[i] - t).abs() < 1e-4, "{i}");
+            assert!((w.other[i] + t).abs() < 1e-4, "{i}");
         }
         let back = Regression::parse(&reg.to_text()).unwrap();
         assert_eq!(back.samples, 2000);

@@ -164,6 +164,8 @@ pub(crate) struct Searcher<'a, G: Geometry> {
     pub stop: &'a AtomicBool,
     killers: Vec<[(u8, u8); 2]>,
     lists: Vec<Vec<Move<G>>>,
+    /// Move order per ply: (key, index into the ply's list), best first.
+    orders: Vec<Vec<(i32, usize)>>,
     /// Hashes of the positions before the current one (game history, then search path).
     path: Vec<u64>,
     start: Instant,
@@ -202,6 +204,7 @@ impl<'a, G: Geometry> Searcher<'a, G> {
             stop,
             killers: vec![[(0, 0); 2]; MAX_PLY + 2],
             lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            orders: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             path: game_history.iter().map(hash).collect(),
             start: Instant::now(),
             hard: None,
@@ -235,29 +238,36 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         self.stopped
     }
 
-    /// Scores for ordering: higher first.
-    fn order(&self, pos: &Position<G>, list: &[Move<G>], tt_move: u8, ply: usize) -> Vec<i32> {
+    /// Fills `out` with (ordering key, index) pairs, best first.
+    fn order(
+        &self,
+        pos: &Position<G>,
+        list: &[Move<G>],
+        tt_move: u8,
+        ply: usize,
+        out: &mut Vec<(i32, usize)>,
+    ) {
         let killers = self.killers[ply];
-        list.iter()
-            .enumerate()
-            .map(|(i, m)| {
-                if i == tt_move as usize {
-                    return 10_000_000;
+        out.clear();
+        out.extend(list.iter().enumerate().map(|(i, m)| {
+            let key = if i == tt_move as usize {
+                10_000_000
+            } else if m.is_capture() {
+                1_000_000 + m.capture_count() as i32 * 1000
+            } else {
+                let ft = (m.from(), m.to());
+                if ft == killers[0] {
+                    900_000
+                } else if ft == killers[1] {
+                    800_000
+                } else {
+                    let promo = if pos.is_promotion(m) { 500_000 } else { 0 };
+                    promo + self.history[hist_index(m)].min(400_000)
                 }
-                if m.is_capture() {
-                    return 1_000_000 + m.capture_count() as i32 * 1000;
-                }
-                let key = (m.from(), m.to());
-                if key == killers[0] {
-                    return 900_000;
-                }
-                if key == killers[1] {
-                    return 800_000;
-                }
-                let promo = if pos.is_promotion(m) { 500_000 } else { 0 };
-                promo + self.history[hist_index(m)].min(400_000)
-            })
-            .collect()
+            };
+            (key, i)
+        }));
+        out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     }
 
     fn table_score(&self, pos: &Position<G>, ply: usize) -> Option<i32> {
@@ -348,14 +358,13 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                 }
             }
         }
-        let keys = self.order(pos, &list, tt_move, ply);
-        let mut idx: Vec<usize> = (0..list.len()).collect();
-        idx.sort_by_key(|&i| -keys[i]);
+        let mut order = std::mem::take(&mut self.orders[ply]);
+        self.order(pos, &list, tt_move, ply, &mut order);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_i = 255u8;
         self.path.push(h);
-        for (n, &i) in idx.iter().enumerate() {
+        for (n, &(key, i)) in order.iter().enumerate() {
             let m = list[i];
             let mut child = *pos;
             child.play_unchecked(&m);
@@ -378,7 +387,7 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                     ext_left,
                 )
             } else {
-                let r = i32::from(depth >= 3 && n >= 3 && quiet && keys[i] < 800_000);
+                let r = i32::from(depth >= 3 && n >= 3 && quiet && key < 800_000);
                 let mut s = -self.search(
                     &child,
                     ch,
@@ -406,6 +415,7 @@ impl<'a, G: Geometry> Searcher<'a, G> {
             if self.stopped {
                 self.path.pop();
                 self.lists[ply] = list;
+                self.orders[ply] = order;
                 return 0;
             }
             if score > best {
@@ -430,6 +440,7 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         }
         self.path.pop();
         self.lists[ply] = list;
+        self.orders[ply] = order;
         if !quiescence {
             let bound = if best >= beta {
                 Bound::Lower

@@ -140,6 +140,21 @@ pub struct Analysis {
     pub stats: [PlayerStats; 2],
 }
 
+impl Analysis {
+    /// Adds a decision and counts it in its player's totals.
+    fn record(&mut self, d: Decision) {
+        let st = &mut self.stats[d.side.index()];
+        if matches!(d.kind, Kind::Play { .. }) {
+            st.plays += 1;
+            st.play_loss += f64::from(d.loss);
+        } else {
+            st.cube += 1;
+            st.cube_loss += f64::from(d.loss);
+        }
+        self.decisions.push(d);
+    }
+}
+
 /// Why a record cannot be analysed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("game {game}: action {index} is refused by the rules: {reason}")]
@@ -193,10 +208,7 @@ pub fn analyse(
                         };
                         let loss = (cubeless_value(&best_p, &ci) - cubeless_value(&played_p, &ci))
                             .max(0.0);
-                        let st = &mut out.stats[side.index()];
-                        st.plays += 1;
-                        st.play_loss += f64::from(loss);
-                        out.decisions.push(Decision {
+                        out.record(Decision {
                             game,
                             turn: turn_no,
                             side,
@@ -219,10 +231,7 @@ pub fn analyse(
                     let chosen = if doubled { double_value } else { d.no_double };
                     let loss = (best_value - chosen).max(0.0);
                     if doubled || loss > 0.0 {
-                        let st = &mut out.stats[side.index()];
-                        st.cube += 1;
-                        st.cube_loss += f64::from(loss);
-                        out.decisions.push(Decision {
+                        out.record(Decision {
                             game,
                             turn: turn_no + 1,
                             side,
@@ -262,10 +271,7 @@ pub fn analyse(
                     };
                     let loss = (best_value - chosen).max(0.0);
                     let responder = m.turn().opposite();
-                    let st = &mut out.stats[responder.index()];
-                    st.cube += 1;
-                    st.cube_loss += f64::from(loss);
-                    out.decisions.push(Decision {
+                    out.record(Decision {
                         game,
                         turn: turn_no + 1,
                         side: responder,

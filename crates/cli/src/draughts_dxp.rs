@@ -31,8 +31,9 @@
 //!   count a draw rule differently), the move is checked for legality and we claim the draw
 //!   (GAMEEND reason 2) instead of answering it.
 //! * Two messages in a row (a GAMEACC and our first move, a GAMEEND and the chat that says
-//!   why) leave 200 ms between them, and the chat comes after the GAMEEND: pydraughts 0.6.7
-//!   reads whatever one `recv` returns as one message and would lose the second.
+//!   why) leave half a second between them, and the chat comes after the GAMEEND:
+//!   pydraughts 0.6.7 reads whatever one `recv` returns as one message and would lose the
+//!   second.
 //! * BACKREQ during a game is accepted when the move number names a position of the game
 //!   (the game is replayed up to there); otherwise it is refused with code 1.
 //! * Thinking time: `--move-time` if given; else the GAMEREQ's minutes for the whole game
@@ -590,7 +591,7 @@ static PEER: Mutex<Option<TcpStream>> = Mutex::new(None);
 /// Least time between two messages we send with nothing received in between. pydraughts
 /// 0.6.7 reads whatever one `recv` returns as a single message, so two messages that arrive
 /// together lose the second (a GAMEACC followed at once by our first move, say).
-const PACE: Duration = Duration::from_millis(200);
+const PACE: Duration = Duration::from_millis(500);
 
 impl Connection {
     fn new(stream: TcpStream, engine_stop: Arc<AtomicBool>, transcript: bool) -> Result<Self> {

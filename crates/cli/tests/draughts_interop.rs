@@ -442,9 +442,6 @@ fn dxp_follower_refuses_bad_requests_and_stops_on_an_illegal_move() {
 }
 
 #[test]
-#[ignore = "the engine's ponder move is sometimes not a reply to its best move (a search \
-            stopped in an iteration that changed the best move keeps the previous PV), and \
-            pydraughts' HubEngine raises KeyError on it"]
 fn hub_pydraughts_hubengine_plays_whole_games() {
     let py = python();
     let driver = Proc::spawn(

@@ -7,9 +7,10 @@ running), sends the GAMEREQ through DXPEngine._start (the same call its play() m
 receiver thread checks every MOVE it gets against its own Board's legal moves (an illegal one
 is logged as "Error: received move is illegal" and never handed over). Its own side plays
 seeded random legal moves. Games on one connection alternate colours: the follower plays White
-in game 1, where DXPEngine.takeback also asks (BACKREQ) to go back to move 4 after 11 plies. pydraughts' own play() waits for a MOVE forever, so the wait is written here with a
-timeout and also watches for a GAMEEND (the follower ends the game when it is to move and the
-game is over by its rules).
+in game 1, where DXPEngine.takeback also asks (BACKREQ) to go back to move 4 after 11 plies.
+pydraughts' own play() waits for a MOVE forever, so the wait is written here with a timeout
+and also watches for a GAMEEND (the follower ends the game when it is to move and the game is
+over by its rules).
 
 Prints one JSON object: the games (plies, how each ended) and the protocol errors seen (lines
 of pydraughts' log that report errors, chats from the follower that start with "error").
@@ -117,7 +118,8 @@ def main():
                     board.pop()
                 eng.receiver.last_move_changed = False
                 # pydraughts lists a capture once per path; paths taking the same pieces are one move.
-                legal = [m for m in board.legal_moves() if m.hub_position_move == res.move.hub_position_move]
+                key = res.move.hub_position_move
+                legal = [m for m in board.legal_moves() if m.hub_position_move == key]
                 if not legal:
                     fail(f"move {res.move.hub_move} after the take-back is not legal in {board.fen}")
                 board.push(legal[0])
@@ -153,7 +155,8 @@ def main():
                 eng.receiver.last_move_changed = False
                 got = eng.receiver.last_move
                 # pydraughts lists a capture once per path; paths taking the same pieces are one move.
-                legal = [m for m in board.legal_moves() if m.hub_position_move == got.hub_position_move]
+                key = got.hub_position_move
+                legal = [m for m in board.legal_moves() if m.hub_position_move == key]
                 if not legal:
                     fail(f"move {got.hub_move} is not legal in {board.fen}")
                 board.push(legal[0])

@@ -72,10 +72,11 @@ def main():
                     errors.append(f"game {g + 1}: {type(e).__name__}: {e}")
                     break
                 # pydraughts lists a capture once per path; paths taking the same pieces are one move.
-                legal = [m for m in board.legal_moves()
-                         if m.hub_position_move == res.move.hub_position_move]
+                key = res.move.hub_position_move
+                legal = [m for m in board.legal_moves() if m.hub_position_move == key]
                 if not legal:
-                    errors.append(f"game {g + 1}: engine move {res.move.hub_move} is not legal in {board.fen}")
+                    errors.append(
+                        f"game {g + 1}: engine move {res.move.hub_move} is not legal in {board.fen}")
                     break
                 board.push(legal[0])
                 engine_moves += 1

@@ -248,7 +248,7 @@ pub fn train(args: &TrainArgs) -> Result<()> {
         .with_context(|| format!("writing {}", args.out.display()))?;
     let secs = started.elapsed().as_secs_f64();
     println!(
-        "{} self-play parties ({} positions this run) in {:.0} s of one core; weights in {}",
+        "{} self-play parties ({} positions this run) in {:.0} s; weights in {}",
         ck.games,
         samples_now,
         secs,
@@ -296,7 +296,12 @@ pub fn hint(args: &HintArgs) -> Result<()> {
         .position
         .parse()
         .map_err(|e| anyhow!("--position: {e}"))?;
-    let roll = Roll::parse(&args.roll).map_err(|e| anyhow!("--roll: {}", e.0))?;
+    let roll = Roll::parse(&args.roll).map_err(|e| {
+        anyhow!(
+            "--roll: {:?} is not a roll (two numbers 1 to 6, e.g. 6-5)",
+            e.0
+        )
+    })?;
     let who = side(&args.player)?;
     let points = pair(&args.points, "points")?;
     let holes = pair(&args.holes, "holes")?;
@@ -505,4 +510,35 @@ pub fn duel(args: &DuelArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoint_round_trip_and_refusals() {
+        let ck = Checkpoint {
+            seed: 9,
+            games: 42,
+            weights: Weights::shipped(),
+            regression: Regression::default(),
+        };
+        let back = Checkpoint::parse(&ck.to_text()).unwrap();
+        assert_eq!((back.seed, back.games), (9, 42));
+        assert_eq!(back.weights, ck.weights);
+        assert_eq!(back.regression, ck.regression);
+        assert!(Checkpoint::parse("something else").is_err());
+        let cut = ck.to_text().replace("---\n", "");
+        assert!(Checkpoint::parse(&cut).is_err());
+    }
+
+    #[test]
+    fn pairs_of_numbers() {
+        assert_eq!(pair("4,0", "points").unwrap(), [4, 0]);
+        assert!(pair("4", "points").is_err());
+        assert!(pair("a,1", "points").is_err());
+        assert!(make_player("nobody", 1).is_err());
+        assert!(make_player("level:9", 1).is_err());
+    }
 }

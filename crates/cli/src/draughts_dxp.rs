@@ -755,7 +755,7 @@ fn trim_line_breaks(bytes: &[u8]) -> &[u8] {
 /// (`--connect`).
 #[derive(Args)]
 pub struct DxpArgs {
-    /// Follower: listen on this address (e.g. 127.0.0.1:27531; port 0 picks a free one) and
+    /// Follower: listen on this address (port 27531 if left out; port 0 picks a free one) and
     /// play the games an initiator asks for.
     #[arg(long, value_name = "ADDR", conflicts_with = "connect")]
     listen: Option<String>,
@@ -1296,8 +1296,18 @@ fn follow(stream: TcpStream, args: &DxpArgs, engine: Engine<G10>) -> Result<Engi
     Ok(s.engine)
 }
 
+/// `addr` with DXP's port if it names none.
+fn with_port(addr: &str) -> String {
+    if addr.contains(':') {
+        addr.to_string()
+    } else {
+        format!("{addr}:{DEFAULT_PORT}")
+    }
+}
+
 fn run_follower(addr: &str, args: &DxpArgs) -> Result<()> {
-    let listener = TcpListener::bind(addr).with_context(|| format!("listening on {addr}"))?;
+    let addr = with_port(addr);
+    let listener = TcpListener::bind(&addr).with_context(|| format!("listening on {addr}"))?;
     let mut engine = new_engine(args);
     // Said once the engine (and its endgame tables) is ready.
     println!("tablier dxp: listening on {}", listener.local_addr()?);
@@ -1322,11 +1332,7 @@ fn run_follower(addr: &str, args: &DxpArgs) -> Result<()> {
 }
 
 fn run_initiator(addr: &str, args: &DxpArgs) -> Result<()> {
-    let addr = if addr.contains(':') {
-        addr.to_string()
-    } else {
-        format!("{addr}:{DEFAULT_PORT}")
-    };
+    let addr = with_port(addr);
     let start = match &args.fen {
         None => Position::start(&INTERNATIONAL)?,
         Some(f) => fen::parse::<G10>(&INTERNATIONAL, f).map_err(|e| anyhow!("--fen {f}: {e}"))?,

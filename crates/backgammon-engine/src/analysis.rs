@@ -8,7 +8,7 @@ use tablier_backgammon::notation::format_play;
 use tablier_core::{Game, Side};
 
 use crate::cube::{self, CubeInfo, Owner};
-use crate::eval::{classify, Evaluator, Probs, Scratch};
+use crate::eval::{Evaluator, Probs, Scratch};
 use crate::search::{self, MoveFilter};
 
 /// The cube around the side on turn in `m`.
@@ -222,9 +222,7 @@ pub fn analyse(
                     }
                 }
                 (Phase::BeforeRoll, Action::Double | Action::Roll) if m.may_double() => {
-                    let p = search::probs_nply(ev, &pos, plies.min(1), filter, &mut s);
-                    let x = cube::cube_efficiency(classify(&pos), pos.pip_count().0);
-                    let d = cube::decide(&p, &ci, x);
+                    let d = search::cube_decision(ev, &pos, &ci, plies.min(1), &mut s);
                     let double_value = d.double_take.min(d.double_pass);
                     let best_value = d.no_double.max(double_value);
                     let doubled = matches!(action, Action::Double);
@@ -245,9 +243,7 @@ pub fn analyse(
                 }
                 (Phase::Doubled, Action::Take | Action::Drop | Action::Beaver) => {
                     // The position and cube as the doubler saw them when doubling.
-                    let p = search::probs_nply(ev, &pos, plies.min(1), filter, &mut s);
-                    let x = cube::cube_efficiency(classify(&pos), pos.pip_count().0);
-                    let d = cube::decide(&p, &ci, x);
+                    let d = search::cube_decision(ev, &pos, &ci, plies.min(1), &mut s);
                     // For the taker: taking is worth −D/T, dropping −1.
                     let take = -d.double_take;
                     let drop = -d.double_pass;

@@ -11,9 +11,12 @@
 use rand::Rng;
 use tablier_backgammon::{Position, Roll};
 
-use crate::cube::{self, CubeInfo, Owner};
-use crate::eval::{classify, Evaluator, Scratch};
-use crate::search::{self, Level, MoveFilter};
+use tablier_backgammon::game::Action;
+
+use crate::cube::{CubeInfo, Owner};
+use crate::eval::{Evaluator, Scratch};
+pub use crate::player::Player;
+use crate::search;
 
 /// What a board line asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -179,24 +182,6 @@ pub fn parse_board(line: &str) -> Result<BoardLine, BoardError> {
     })
 }
 
-/// How the engine answers: its level (look-ahead and noise) and whether it uses the cube.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Player {
-    /// Level of play.
-    pub level: Level,
-    /// Offer doubles (takes and drops are always answered).
-    pub doubles: bool,
-}
-
-impl Default for Player {
-    fn default() -> Self {
-        Player {
-            level: search::level(crate::MAX_LEVEL),
-            doubles: true,
-        }
-    }
-}
-
 /// The answer to a board line: a play in gnubg's plain notation (`8/5 6/5`, 25 = bar,
 /// 0 = off; empty when nothing can be played), or a cube or resignation word.
 pub fn answer(
@@ -207,43 +192,22 @@ pub fn answer(
     s: &mut Scratch,
 ) -> String {
     let pos = &req.position;
-    let cube_plies = player.level.plies.min(1);
-    let probs = |pos: &Position, s: &mut Scratch| {
-        search::probs_nply(ev, pos, cube_plies, MoveFilter::default(), s)
-    };
-    let x = cube::cube_efficiency(classify(pos), pos.pip_count().0);
     if req.resignation > 0 {
-        // Offered to the side not on roll? gnubg offers to the player it writes for; we judge
-        // from the side to act and accept when the points match what playing on is worth.
-        let p = probs(pos, s);
-        let eq = cube::cubeful_equity(&p, &req.cube, x) * req.cube.value as f32;
-        return if (req.resignation * req.cube.value) as f32 >= eq {
-            "accept".into()
-        } else {
-            "reject".into()
-        };
+        let points = req.resignation * req.cube.value;
+        let yes = player.accepts_resignation(ev, pos, &req.cube, points, s);
+        return if yes { "accept" } else { "reject" }.into();
     }
     if req.doubled {
-        let p = probs(pos, s);
-        let d = cube::decide(&p, &req.cube, x);
-        return if d.beaver {
-            "beaver".into()
-        } else if d.take {
-            "take".into()
-        } else {
-            "drop".into()
-        };
+        return match player.answer_double(ev, pos, &req.cube, s) {
+            Action::Beaver => "beaver",
+            Action::Take => "take",
+            _ => "drop",
+        }
+        .into();
     }
     match req.dice {
-        None => {
-            if player.doubles && req.cube.may_double() {
-                let p = probs(pos, s);
-                if cube::decide(&p, &req.cube, x).double {
-                    return "double".into();
-                }
-            }
-            "roll".into()
-        }
+        None if player.wants_to_double(ev, pos, &req.cube, s) => "double".into(),
+        None => "roll".into(),
         Some(roll) => {
             let mut plays = Vec::new();
             let (i, _) = search::choose(ev, pos, roll, player.level, rng, &mut plays, s);
@@ -293,7 +257,7 @@ mod tests {
         let a = answer(
             ev,
             &b,
-            &Player::default(),
+            &Player::at_level(crate::MAX_LEVEL),
             &mut rng,
             &mut Scratch::default(),
         );

@@ -22,6 +22,7 @@ pub mod encode;
 pub mod eval;
 pub mod fibs;
 pub mod net;
+pub mod player;
 pub mod rollout;
 pub mod search;
 pub mod train;

@@ -111,6 +111,20 @@ pub fn best_of(
     best
 }
 
+/// The cube decision for the side on roll in `pos` (before rolling), from its `plies`-ply
+/// cubeless probabilities and the cube efficiency of its class.
+pub fn cube_decision(
+    ev: &Evaluator,
+    pos: &Position,
+    ci: &crate::cube::CubeInfo,
+    plies: u32,
+    s: &mut Scratch,
+) -> crate::cube::CubeDecision {
+    let p = probs_nply(ev, pos, plies, MoveFilter::default(), s);
+    let x = crate::cube::cube_efficiency(crate::eval::classify(pos), pos.pip_count().0);
+    crate::cube::decide(&p, ci, x)
+}
+
 /// What a level does: how deep it looks and how much noise it adds to each play's equity.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Level {

@@ -33,6 +33,7 @@
 //! * [`train`]: self-play and ridge regression on the holes actually taken.
 //! * [`duel`]: same dice for both seatings.
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 pub mod chances;
 pub mod duel;

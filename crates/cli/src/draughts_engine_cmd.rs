@@ -15,6 +15,7 @@ use tablier_draughts::game::Game;
 use tablier_draughts::notation::{self, MoveText};
 use tablier_draughts::pdn::{self, Element, PdnGame, PdnSquare};
 use tablier_draughts::{fen, replay, with_board, Geometry, Move, Position, Variant, VARIANTS};
+use tablier_draughts_engine::eval::{FEATURE_NAMES, NUM_FEATURES};
 use tablier_draughts_engine::search::{is_mate, TABLE_WIN};
 use tablier_draughts_engine::tune::{self, MatchScore, PlayConfig, Sample};
 use tablier_draughts_engine::{Engine, Limits, Weights};
@@ -72,6 +73,10 @@ pub struct TrainArgs {
     /// crates/draughts-engine/weights/VARIANT.txt).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Hold these weights at their starting values (repeatable: `--fix kings --fix back`);
+    /// `men` is always held at 100.
+    #[arg(long, value_name = "FEATURE")]
+    fix: Vec<String>,
     /// Ridge: how strongly each weight is pulled toward its starting value.
     #[arg(long, default_value_t = 1e-5)]
     ridge: f64,
@@ -157,13 +162,27 @@ pub fn train(args: &TrainArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    with_board!(variant.board, G => train_on::<G>(args, variant, start, &out))
+    let mut fixed = [false; NUM_FEATURES];
+    for name in &args.fix {
+        let i = FEATURE_NAMES
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| {
+                anyhow!(
+                    "--fix {name}: no such feature (known: {})",
+                    FEATURE_NAMES.join(", ")
+                )
+            })?;
+        fixed[i] = true;
+    }
+    with_board!(variant.board, G => train_on::<G>(args, variant, start, fixed, &out))
 }
 
 fn train_on<G: Geometry>(
     args: &TrainArgs,
     variant: &'static Variant,
     start: Weights,
+    fixed: [bool; NUM_FEATURES],
     out: &Path,
 ) -> Result<()> {
     let began = Instant::now();
@@ -213,7 +232,7 @@ fn train_on<G: Geometry>(
         train_set.len(),
         held_out.len()
     );
-    let fit = tune::fit_weights(&train_set, &start, args.ridge);
+    let fit = tune::fit_weights_fixing(&train_set, &start, args.ridge, &fixed);
     let held_before = tune::log_loss(&held_out, &start, fit.k_before);
     let held_after = tune::log_loss(&held_out, &fit.weights, fit.k_after);
     println!(
@@ -226,10 +245,7 @@ fn train_on<G: Geometry>(
         held_before,
         held_after
     );
-    for (name, (a, b)) in tablier_draughts_engine::eval::FEATURE_NAMES
-        .iter()
-        .zip(start.w.iter().zip(fit.weights.w))
-    {
+    for (name, (a, b)) in FEATURE_NAMES.iter().zip(start.w.iter().zip(fit.weights.w)) {
         println!("  {name:<18} {a:>9.3} -> {b:>9.3}");
     }
     let mut check_line = None;
@@ -303,7 +319,7 @@ fn train_on<G: Geometry>(
     );
     let _ = writeln!(
         text,
-        "# K {:.5} -> {:.5} per centi-man; {:.0} s in all.",
+        "# K {:.5} -> {:.5} per centi-man; {:.0} s (wall clock) in all.",
         fit.k_before,
         fit.k_after,
         began.elapsed().as_secs_f64()

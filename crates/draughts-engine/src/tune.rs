@@ -389,6 +389,8 @@ pub struct Fit {
 /// `ridge · Σ (uᵢ − K wᵢ⁰)²` with `K = u_men / 100`, so that a weight the samples say nothing
 /// about keeps its starting value whatever `K` becomes.
 ///
+/// [`fit_weights_fixing`] holds some weights at their starting values.
+///
 /// When the samples cannot fix the scale (the material difference does not predict the
 /// results at all), the starting weights are returned unchanged.
 #[must_use]
@@ -490,6 +492,43 @@ pub fn fit_weights(samples: &[Sample], start: &Weights, ridge: f64) -> Fit {
         loss_after,
         iterations,
     }
+}
+
+/// [`fit_weights`] with the weights marked in `fixed` held at their starting values (the
+/// man's always is). A held weight's feature is folded into the man's column, scaled by
+/// `wᵢ⁰ / 100`, so the fit sees the evaluation the engine will use.
+#[must_use]
+pub fn fit_weights_fixing(
+    samples: &[Sample],
+    start: &Weights,
+    ridge: f64,
+    fixed: &[bool; NUM_FEATURES],
+) -> Fit {
+    if !fixed[1..].iter().any(|&f| f) {
+        return fit_weights(samples, start, ridge);
+    }
+    let c = start.w.map(|w| w / MAN as f32);
+    let folded: Vec<Sample> = samples
+        .iter()
+        .map(|s| {
+            let mut f = s.features;
+            for i in 1..NUM_FEATURES {
+                if fixed[i] {
+                    f[0] += c[i] * f[i];
+                    f[i] = 0.0;
+                }
+            }
+            Sample { features: f, ..*s }
+        })
+        .collect();
+    let mut fit = fit_weights(&folded, start, ridge);
+    for ((w, w0), held) in fit.weights.w.iter_mut().zip(start.w).zip(fixed) {
+        if *held {
+            *w = w0;
+        }
+    }
+    fit.loss_after = log_loss(samples, &fit.weights, fit.k_after);
+    fit
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` if `a` is singular.
@@ -626,6 +665,28 @@ mod tests {
             fit.weights.w[13]
         );
         assert!((fit.weights.w[1] - w.w[1]).abs() < 2.0);
+    }
+
+    #[test]
+    fn held_weights_keep_their_values_and_the_others_are_found() {
+        let (w, k) = planted();
+        let samples = samples(4000, 5, None, |p, _| p as f32);
+        // Start from the planted kings weight and hold it.
+        let mut start = Weights::defaults(&INTERNATIONAL);
+        start.w[1] = w.w[1];
+        let mut fixed = [false; NUM_FEATURES];
+        fixed[1] = true;
+        let fit = fit_weights_fixing(&samples, &start, 0.0, &fixed);
+        assert_eq!(fit.weights.w[1], w.w[1]);
+        assert!((fit.k_after - k).abs() < 1e-4, "K {}", fit.k_after);
+        for (i, (got, want)) in fit.weights.w.iter().zip(w.w).enumerate() {
+            assert!((got - want).abs() < 0.05, "feature {i}: {got} vs {want}");
+        }
+        // Held at a wrong value, it stays there and the loss is higher.
+        start.w[1] = 400.0;
+        let off = fit_weights_fixing(&samples, &start, 0.0, &fixed);
+        assert_eq!(off.weights.w[1], 400.0);
+        assert!(off.loss_after > fit.loss_after);
     }
 
     #[test]

@@ -13,7 +13,8 @@ use crate::search::{self, Level};
 /// How a player decides: its level of play and whether it offers doubles.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Player {
-    /// Look-ahead and noise of checker plays (cube decisions look at most one ply ahead).
+    /// Look-ahead and noise of checker plays (cube decisions look one ply ahead, or none at
+    /// the noisy levels).
     pub level: Level,
     /// Offers doubles (takes, drops and beavers are always decided).
     pub doubles: bool,
@@ -29,8 +30,10 @@ impl Player {
         }
     }
 
+    /// Cube decisions look one ply ahead (21 rolls at 0-ply: a few milliseconds), except at
+    /// the noisy beginner levels.
     fn cube_plies(&self) -> u32 {
-        self.level.plies.min(1)
+        u32::from(self.level.noise == 0.0)
     }
 
     /// Whether to double now, before rolling, in `pos` (side on roll) with the cube `ci`.

@@ -98,8 +98,9 @@ fn gnubg_hosts_a_3_point_match_against_tablier() {
         left.max(right) >= 3,
         "the match is not finished: {left}-{right}; gnubg says {games_line}"
     );
-    // gnubg's player 1 (itself, X) is the left column of its .mat, player 0 (tablier, O) the
-    // right one: the winner of the last game must be the side that reached 3.
+    // gnubg's `new match` gives back the default names: player 0 (tablier, the left column
+    // of the .mat) is called "gnubg", player 1 (gnubg's own 0-ply player, O, the right
+    // column) is named after the user. The winner of the last game reached 3.
     let last_winner = games_line
         .rsplit("('")
         .next()

@@ -1,6 +1,15 @@
 //! The backgammon engine of tablier: a neural-net evaluator trained here by self-play, an
 //! exact one-sided bear-off database, 0/1/2-ply search, levels for people, cube decisions and
-//! rollouts.
+//! rollouts, the analysis of played matches, and gnubg's external-player protocol (the socket
+//! itself is the CLI's).
+//!
+//! * [`eval`]: the five outcome probabilities of a position (contact net, race net, bear-off
+//!   database) — [`net`] is the hand-written perceptron and its `TBG1` weights format,
+//!   [`encode`] its inputs, [`bearoff`] the database, [`train`] the self-play trainer.
+//! * [`search`]: n-ply evaluation, move choice with move filters, levels 0 to [`MAX_LEVEL`].
+//! * [`cube`]: Janowski cubeful equities, money and match (Kazaross-XG2 table) decisions.
+//! * [`player`]: the action the engine takes in a [`tablier_backgammon::game::Match`].
+//! * [`rollout`], [`analysis`], [`fibs`] (gnubg's `board:` lines).
 //!
 //! ```
 //! use tablier_backgammon::{Position, Roll};
@@ -14,6 +23,8 @@
 //! assert!(equity(&probs).abs() < 1.0);
 //! println!("3-1 at the start: {}", tablier_backgammon::notation::format_play(&plays[best]));
 //! ```
+
+#![forbid(unsafe_code)]
 
 pub mod analysis;
 pub mod bearoff;

@@ -82,6 +82,22 @@ fn fast_exp(x: f32) -> f32 {
     f32::from_bits(((n + 127) as u32) << 23) * p
 }
 
+/// A dot product in eight independent lanes, so that it vectorises (a plain `sum` of floats
+/// is a chain of dependent additions).
+#[inline(always)]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            lanes[k] += x[k] * y[k];
+        }
+    }
+    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    lanes.iter().sum::<f32>() + tail
+}
+
 #[inline(always)]
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + fast_exp(-x))
@@ -138,8 +154,7 @@ impl Net {
         }
         for o in 0..OUTPUTS {
             let row = &self.w2[o * h..(o + 1) * h];
-            let s: f32 = row.iter().zip(&act.hidden).map(|(w, a)| w * a).sum();
-            act.out[o] = sigmoid(s + self.b2[o]);
+            act.out[o] = sigmoid(dot(row, &act.hidden) + self.b2[o]);
         }
     }
 

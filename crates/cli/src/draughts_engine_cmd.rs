@@ -29,16 +29,26 @@ pub struct AnalyseOpts {
     #[arg(long = "time", id = "draughts_time", value_name = "SECONDS")]
     time: Option<f64>,
     /// Search every position to this depth (plies) instead of by time.
-    #[arg(long = "depth", id = "draughts_depth")]
+    #[arg(long = "depth", id = "draughts_depth", value_name = "PLIES")]
     depth: Option<u32>,
     /// The variant of games without a `GameType` tag (default: international).
-    #[arg(long = "variant", id = "draughts_variant")]
+    #[arg(long = "variant", id = "draughts_variant", value_name = "VARIANT")]
     variant: Option<String>,
     /// A move that loses at least this much (men) gets `?`.
-    #[arg(long = "mistake", id = "draughts_mistake", default_value_t = 0.5)]
+    #[arg(
+        long = "mistake",
+        id = "draughts_mistake",
+        value_name = "MEN",
+        default_value_t = 0.5
+    )]
     mistake: f64,
     /// A move that loses at least this much (men), or throws a win away, gets `??`.
-    #[arg(long = "blunder", id = "draughts_blunder", default_value_t = 1.5)]
+    #[arg(
+        long = "blunder",
+        id = "draughts_blunder",
+        value_name = "MEN",
+        default_value_t = 1.5
+    )]
     blunder: f64,
     /// No progress bar.
     #[arg(long = "quiet", id = "draughts_quiet")]
@@ -52,10 +62,10 @@ pub struct TrainArgs {
     #[arg(long, default_value = "international")]
     variant: String,
     /// Self-play games to play.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 1000)]
     games: u32,
     /// Search depth of the self-play moves (plies).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 6)]
     depth: u32,
     /// Random plies of each balloted opening.
     #[arg(long, default_value_t = 8)]
@@ -86,7 +96,7 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0)]
     check_pairs: u32,
     /// Search depth of those games.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 6)]
     check_depth: u32,
     /// No progress bars.
     #[arg(long)]

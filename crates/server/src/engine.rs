@@ -1,7 +1,9 @@
-//! The simple engine players that hold the seats until the strong engines land: a level picks
-//! how far they look. Level 0 plays at random; level 1 takes the action that looks best at
-//! once (for dice games, before the next roll); levels 2 and up search that many plies with
-//! alpha-beta where no dice intervene (draughts). A little noise keeps games varied.
+//! The engine players. Level 0 plays at random. Where a game has a strong engine (draughts,
+//! every variant), levels 1 to 4 are that engine's levels for people, from a shallow search
+//! with much noise to full strength (see `tablier_draughts_engine::level_spec`). Elsewhere the
+//! simple engine stands in until the strong engines land: level 1 takes the action that
+//! looks best at once (for dice games, before the next roll); levels 2 and up search that
+//! many plies with alpha-beta where no dice intervene. A little noise keeps games varied.
 
 use rand::Rng;
 use tablier_core::{Actor, Side};
@@ -32,6 +34,9 @@ pub fn choose(table: &dyn Table, side: Side, level: u8, rng: &mut impl Rng) -> O
     }
     if level == 0 || legal.len() == 1 {
         return Some(legal[rng.gen_range(0..legal.len())].clone());
+    }
+    if let Some(text) = table.engine_choice(side, level.min(MAX_LEVEL), rng.gen()) {
+        return Some(text);
     }
     let depth = u32::from(level.min(MAX_LEVEL));
     let mut best: Option<(f64, &String)> = None;

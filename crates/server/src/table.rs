@@ -63,6 +63,8 @@ pub trait Table: Send + Sync {
     fn boxed_clone(&self) -> Box<dyn Table>;
     /// A rough value of the position for `side` (higher is better): the simple engine's guide.
     fn heuristic(&self, side: Side) -> f64;
+    /// The strong engine's action for `side` at `level`, where the game has one.
+    fn engine_choice(&self, side: Side, level: u8, seed: u64) -> Option<String>;
     /// The game in its family's file format: (MIME type, file name extension, text).
     fn export(&self) -> (&'static str, &'static str, String);
 }
@@ -113,10 +115,26 @@ impl Export for tablier_trictrac::game::Trictrac {
     }
 }
 
-/// A rough evaluation, for the simple engine players that stand in until the strong engines.
+/// A rough evaluation, for the simple engine players, and the strong engine where a game
+/// has one.
 pub trait Evaluate {
     /// Higher is better for `side`.
     fn evaluate(&self, side: Side) -> f64;
+
+    /// The strong engine's action for `side` at server `level` (1 to
+    /// [`crate::engine::MAX_LEVEL`]), in notation; `None` where the game has no strong
+    /// engine yet (the simple engine plays) or `side` is not to act. `seed` drives the
+    /// weaker levels' random choices.
+    fn strong_choice(&self, side: Side, level: u8, seed: u64) -> Option<String> {
+        let _ = (side, level, seed);
+        None
+    }
+}
+
+/// The draughts engine's level for a server level: 1 to 4 spread over the engine's range
+/// (depth 3 with much noise, depth 6, 0.2 s a move, and full strength at 3 s a move).
+fn draughts_level(level: u8) -> u8 {
+    (level.saturating_mul(2)).min(tablier_draughts_engine::MAX_LEVEL)
 }
 
 impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::game::Game<G> {
@@ -128,6 +146,20 @@ impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::game::Game<G>
         }
         material(self.position(), side)
     }
+
+    fn strong_choice(&self, side: Side, level: u8, seed: u64) -> Option<String> {
+        use rand::SeedableRng;
+        if self.actor() != Actor::Player(side) {
+            return None;
+        }
+        let pos = self.position();
+        let mut engine = tablier_draughts_engine::Engine::<G>::new(pos.variant(), 16);
+        let hist = self.positions_since_irreversible();
+        let hist = &hist[..hist.len().saturating_sub(1)];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let m = engine.play_level(pos, hist, draughts_level(level), &mut rng)?;
+        Some(self.format_action(&m))
+    }
 }
 
 impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::french::FrenchGame<G> {
@@ -138,6 +170,24 @@ impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::french::Frenc
             None => {}
         }
         material(self.position(), side)
+    }
+
+    fn strong_choice(&self, side: Side, level: u8, _seed: u64) -> Option<String> {
+        if self.actor() != Actor::Player(side) {
+            return None;
+        }
+        let spec = tablier_draughts_engine::level_spec(draughts_level(level));
+        let limits = if spec.move_time_ms > 0 {
+            tablier_draughts_engine::Limits::move_time(std::time::Duration::from_millis(
+                spec.move_time_ms,
+            ))
+        } else {
+            tablier_draughts_engine::Limits::depth(spec.depth)
+        };
+        let variant = self.position().variant();
+        let mut engine = tablier_draughts_engine::Engine::<G>::new(variant, 16);
+        let a = tablier_draughts_engine::french::choose(&mut engine, self, &limits)?;
+        Some(self.format_action(&a))
     }
 }
 
@@ -195,6 +245,10 @@ where
 {
     fn heuristic(&self, side: Side) -> f64 {
         self.0.evaluate(side)
+    }
+
+    fn engine_choice(&self, side: Side, level: u8, seed: u64) -> Option<String> {
+        self.0.strong_choice(side, level, seed)
     }
 
     fn export(&self) -> (&'static str, &'static str, String) {

@@ -763,6 +763,8 @@ impl<G: Geometry> Player<G> for HubClient {
         let hist = game.positions_since_irreversible();
         let tail = &game.moves()[game.moves().len() - (hist.len() - 1)..];
         let moves: Vec<String> = tail.iter().map(hub_move).collect();
+        // Lines left over from an earlier search are not answers to this one.
+        while self.lines.try_recv().is_ok() {}
         let mut line = format!("pos pos={}", hub_position(&hist[0]));
         if !moves.is_empty() {
             line.push_str(&format!(" moves=\"{}\"", moves.join(" ")));
@@ -771,7 +773,7 @@ impl<G: Geometry> Player<G> for HubClient {
         let deadline = match budget {
             Budget::Time(t) => {
                 self.send(&format!("level move-time={:.3}", t.as_secs_f64()))?;
-                t * 5 + Duration::from_secs(2)
+                t * 10 + Duration::from_secs(5)
             }
             Budget::Depth(d) => {
                 self.send(&format!("level depth={d}"))?;
@@ -782,7 +784,22 @@ impl<G: Geometry> Player<G> for HubClient {
         let start = Instant::now();
         loop {
             let left = deadline.saturating_sub(start.elapsed());
-            let l = self.recv(left.max(Duration::from_millis(1)))?;
+            let l = match self.recv(left.max(Duration::from_millis(1))) {
+                Ok(l) => l,
+                Err(e) => {
+                    // Stop the late search and swallow its answer, so that the next game
+                    // does not read it as the answer to its own first question.
+                    let _ = self.send("stop");
+                    let until = Instant::now() + Duration::from_secs(10);
+                    while Instant::now() < until {
+                        match self.recv(Duration::from_millis(200)) {
+                            Ok(l) if l.starts_with("done") => break,
+                            _ => {}
+                        }
+                    }
+                    return Err(e);
+                }
+            };
             let (cmd, a) = parse_hub_line(&l)?;
             if cmd == "done" {
                 let text = arg(&a, "move")

@@ -437,9 +437,17 @@ pub fn analyse(file: &Path, output: Option<&Path>, opts: &AnalyseOpts) -> Result
     let mut out = String::new();
     let mut interrupted = false;
     for (n, g, v, _) in &jobs {
+        let push = |out: &mut String, game: &PdnGame| {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&pdn::write_pdn(game));
+        };
         if stop.load(Ordering::Relaxed) {
+            // Interrupted: the games not analysed are written as they were.
             interrupted = true;
-            break;
+            push(&mut out, g);
+            continue;
         }
         bar.set_message(format!("game {n}"));
         let ctx = Ctx {
@@ -449,18 +457,8 @@ pub fn analyse(file: &Path, output: Option<&Path>, opts: &AnalyseOpts) -> Result
             engine_stops: &engine_stops,
             bar: &bar,
         };
-        let annotated = with_board!(v.board, G => annotate::<G>(g, v, &ctx));
-        match annotated {
-            Ok((game, complete)) => {
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                out.push_str(&pdn::write_pdn(&game));
-                if !complete {
-                    interrupted = true;
-                    break;
-                }
-            }
+        match with_board!(v.board, G => annotate::<G>(g, v, &ctx)) {
+            Ok(game) => push(&mut out, &game),
             Err(e) => {
                 let msg = format!("{}: game {n}: {e}", file.display());
                 eprintln!("{msg}");
@@ -470,7 +468,7 @@ pub fn analyse(file: &Path, output: Option<&Path>, opts: &AnalyseOpts) -> Result
     }
     bar.finish_and_clear();
     if interrupted {
-        eprintln!("interrupted: the games analysed so far are written");
+        eprintln!("interrupted: the moves analysed so far have their comments, the rest is written as it was");
     }
     match output {
         Some(p) => {
@@ -516,6 +514,17 @@ fn format_score(score_white: i32) -> String {
         format!("{sign}won")
     } else {
         format!("{sign}{:.2}", f64::from(score_white.abs()) / 100.0)
+    }
+}
+
+/// The score of a move for its player, from the score of the position it leads to (for the
+/// opponent): a win or loss found there is one ply further away.
+fn parent_score(child: i32) -> i32 {
+    let s = -child;
+    if is_mate(s) {
+        s - s.signum()
+    } else {
+        s
     }
 }
 
@@ -582,12 +591,8 @@ fn search<G: Geometry>(
 }
 
 /// Analyses one game (already replayed without error): returns it with a comment after each
-/// move and `?`/`??` on mistakes, and whether every move was analysed (not interrupted).
-fn annotate<G: Geometry>(
-    g: &PdnGame,
-    variant: &'static Variant,
-    ctx: &Ctx<'_>,
-) -> Result<(PdnGame, bool)> {
+/// move and `?`/`??` on mistakes (the moves after an interruption are left as they were).
+fn annotate<G: Geometry>(g: &PdnGame, variant: &'static Variant, ctx: &Ctx<'_>) -> Result<PdnGame> {
     let mut engine = Engine::<G>::new(variant, 64);
     if let Ok(mut list) = ctx.engine_stops.lock() {
         list.push(engine.stop_flag());
@@ -602,7 +607,6 @@ fn annotate<G: Geometry>(
     // The search of the position about to be played in, carried from the previous move.
     let mut before: Option<Verdict<G>> = None;
     let mut body = Vec::with_capacity(g.body.len() * 2);
-    let mut complete = true;
     for el in &g.body {
         match el {
             Element::Setup(f) => {
@@ -634,8 +638,7 @@ fn annotate<G: Geometry>(
                 };
                 let m = notation::resolve(&pos, &mt, &mv.to_string())
                     .map_err(|e| anyhow!("move {label} {mv}: {e}"))?;
-                if !complete || ctx.stop.load(Ordering::Relaxed) {
-                    complete = false;
+                if ctx.stop.load(Ordering::Relaxed) {
                     body.push(el.clone());
                     pos.play_unchecked(&m);
                     continue;
@@ -655,7 +658,6 @@ fn annotate<G: Geometry>(
                 let a = search(&mut engine, &game, &after_pos, &ctx.limits);
                 if ctx.stop.load(Ordering::Relaxed) {
                     // The searches were cut short: this move is left without a comment.
-                    complete = false;
                     body.push(el.clone());
                     pos = after_pos;
                     continue;
@@ -666,7 +668,7 @@ fn annotate<G: Geometry>(
                 let played_score = if b.best == Some(m) {
                     best_score
                 } else {
-                    -a.score
+                    parent_score(a.score)
                 };
                 let loss = f64::from((best_score - played_score).max(0)) / 100.0;
                 let blunder =
@@ -713,7 +715,7 @@ fn annotate<G: Geometry>(
         body,
         result: g.result.clone(),
     };
-    Ok((annotated, complete))
+    Ok(annotated)
 }
 
 #[cfg(test)]
@@ -727,6 +729,12 @@ mod tests {
         assert_eq!(format_score(0), "+0.00");
         assert_eq!(format_score(tablier_draughts_engine::WIN - 12), "+#12");
         assert_eq!(format_score(-(TABLE_WIN + 300)), "-won");
+        // A move that leaves the opponent without a move wins in one ply.
+        assert_eq!(
+            parent_score(-tablier_draughts_engine::WIN),
+            tablier_draughts_engine::WIN - 1
+        );
+        assert_eq!(parent_score(35), -35);
     }
 
     #[test]

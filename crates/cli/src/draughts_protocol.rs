@@ -1126,10 +1126,12 @@ mod tests {
         assert!(parse_hub_move(&start, "32-27x").is_err());
         assert!(parse_hub_move(&start, "18-23").is_err());
         // Captured squares in any order.
+        // 27 takes 22 (landing on 18), then 12 (landing on 7).
         let p = tablier_draughts::fen::parse::<G10>(&INTERNATIONAL, "W:W27:B22,12").unwrap();
-        let m = parse_hub_move(&p, "27x8x12x22").unwrap();
-        assert_eq!(hub_move(&m), "27x8x12x22");
-        assert_eq!(parse_hub_move(&p, "27x8x22x12").unwrap(), m);
+        let m = parse_hub_move(&p, "27x7x12x22").unwrap();
+        assert_eq!(hub_move(&m), "27x7x12x22");
+        assert_eq!(parse_hub_move(&p, "27x7x22x12").unwrap(), m);
+        assert!(parse_hub_move(&p, "27x7x22").is_err());
     }
 
     #[test]

@@ -1,5 +1,13 @@
-//! S'en aller or rester: the book's examples (J.L. 1852, n°159, n°163, n°331), decided by
-//! the engine from the value of both choices with the shipped weights.
+//! S'en aller or rester: the book's examples (J.L. 1852, n°159, n°163, n°331, and the
+//! strategy section n°385–392), decided by the engine from the value of both choices with
+//! the shipped weights.
+//!
+//! The strategy section: n°385 is the general maxim (stay when there is more to win than
+//! to lose), which is what the engine computes. n°386, n°388, n°389 and n°391 are about the
+//! partie à écrire (the pavillon, the marqué, the grande bredouille): the engine plays the
+//! partie in 12 holes, so they do not apply. n°390 (stay though giving 2 holes when the
+//! position repays it) is the case of n°331 below. n°387 (the partie in 12 holes) is tested
+//! below, and the engine disagrees with its first half. n°392 gives no position.
 
 use tablier_core::Side;
 use tablier_trictrac::{Board, Marker, Roll};
@@ -26,7 +34,7 @@ fn marker(white: (u32, bool), black: (u32, bool), holes: [u32; 2]) -> Marker {
     m
 }
 
-/// n°331 (fig. 36): White has 8 points (not in bredouille), Black 10 in bredouille. White's
+/// n°331 (fig. 36), and the rule of n°390 ("rester, donnant deux trous"): White has 8 points (not in bredouille), Black 10 in bredouille. White's
 /// 6-6 wins 26 points à vrai: 3 holes and 10 de reste; staying, he gives Black 2 holes for
 /// the two dames hit à faux. The book stays: "il ne manque plus qu'une dame au plein, et
 /// l'adversaire a mauvais jeu".
@@ -137,4 +145,65 @@ fn n163_sortie_three_two_engine_stays_and_says_why() {
     assert!((three_two - average).abs() < 0.25);
     assert!(three_two_with_two > three_two);
     assert!(stay > go, "the engine stays: go {go} stay {stay}");
+}
+
+/// n°387, "partie en douze trous": with the opponent at 11 holes and oneself at 2 or 3, one
+/// should risk a dangerous tenue that offers chances; with 11 holes oneself, one must be
+/// most circumspect. One board and roll, three markers: White holds his grand jan (8 points,
+/// not in bredouille) and his 4-3 takes one hole; Black, his points erased by the hole,
+/// lacks the 7th field of his grand jan (18) with two dames on 21 and 22 to fill it.
+///
+/// The engine values a choice by the hole margin it expects at the end of the partie
+/// (eval.rs), and its linear heads see the hole counts only through a few terms in the holes
+/// left to each player, which move both choices almost alike. So the difference "stay −
+/// go" is the same, to 0.01 hole, at 2 holes against 11, at 5 against 5 and at 11 (after
+/// the hole) against 2: about −0.33 hole, and the engine goes in all three. The second half
+/// of n°387 (at 11 holes, go) is decided as the book decides, though for the reason it goes
+/// at 5 against 5, not for the book's; the first half (at 2 or 3
+/// against 11, risk the tenue) is not: the book's reason is the chance of winning the
+/// partie, which an engine maximising the expected margin does not weigh. Where the
+/// opponent's next hole ends the partie at once, the hole counts do change the decision,
+/// and towards going: n°331's tenue (3 holes taken, 2 given à faux by staying) is kept
+/// at 2 holes against 2, but with Black at 11 the holes given win him the partie, and the
+/// engine goes.
+#[test]
+fn n387_partie_in_twelve_holes_engine_ignores_the_hole_counts() {
+    let board = "1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-21B1-22B1";
+    let difference = |holes: [u32; 2]| {
+        let (a, won) = decide(
+            board,
+            marker((8, false), (0, false), holes),
+            Side::White,
+            "4-3",
+            1,
+        );
+        assert_eq!(won, 1);
+        a.stay() - a.go.unwrap()
+    };
+    let behind = difference([2, 11]);
+    let three = difference([3, 11]);
+    let even = difference([5, 5]);
+    let ahead = difference([10, 2]);
+    eprintln!(
+        "n387 stay − go: 2 v 11 {behind:.3}, 3 v 11 {three:.3}, 5 v 5 {even:.3}, 11 v 2 {ahead:.3}"
+    );
+    // At 11 holes after this one: go, as the book says.
+    assert!(ahead < 0.0);
+    // At 2 or 3 against 11: the book risks the tenue, the engine goes all the same.
+    assert!(behind < 0.0 && three < 0.0);
+    for d in [behind, three, ahead] {
+        assert!(
+            (d - even).abs() < 0.05,
+            "stay − go {d} against {even} at 5 v 5"
+        );
+    }
+    let (a, won) = decide(
+        "1W2-2W1-3W2-6W1-7W1-8W2-10W2-11W2-12W2-13B2-15B3-17B3-18B1-19B1-20B1-21B1-22B1-23B1-24B1",
+        marker((8, false), (10, true), [2, 11]),
+        Side::White,
+        "6-6",
+        1,
+    );
+    assert_eq!(won, 3);
+    assert!(a.goes(), "go {:?} stay {}", a.go, a.stay());
 }

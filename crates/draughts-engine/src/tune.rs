@@ -4,7 +4,7 @@
 //!
 //! 1. [`self_play_game`]: a game from a balloted opening ([`balloted_opening`]), each move
 //!    searched to a fixed depth; every quiet position (the side to move has no capture)
-//!    after the opening is kept as its feature differences ([`Evaluator::feature_diff`],
+//!    after the opening is kept as its feature differences ([`crate::eval::Evaluator::feature_diff`],
 //!    white minus black) with the game's result for white (1, ½ or 0): a [`Sample`].
 //! 2. [`fit_k`]: the scale `K` that makes `sigmoid(K · eval)` (the evaluation in centi-men
 //!    from white's side) the best prediction of the results with the starting weights, by the

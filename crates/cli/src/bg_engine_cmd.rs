@@ -2,8 +2,7 @@
 //! `tablier gnubg-external` and `tablier bench backgammon-eval`: the backgammon engine's commands.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -148,28 +147,6 @@ pub struct BenchEvalArgs {
     weights: Option<PathBuf>,
 }
 
-/// A flag Ctrl-C sets.
-fn interrupt_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let f = flag.clone();
-    let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
-    flag
-}
-
-fn progress(len: u64, quiet: bool, unit: &str) -> indicatif::ProgressBar {
-    if quiet {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(&format!(
-            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}}) {{msg}}"
-        ))
-        .expect("a valid template"),
-    );
-    bar
-}
-
 /// Writes a weights file atomically (a temporary file renamed over the target).
 fn write_weights(path: &Path, ev: &Evaluator) -> Result<()> {
     let tmp = path.with_extension("tmp");
@@ -216,8 +193,8 @@ pub fn train(args: &TrainArgs) -> Result<()> {
     );
     let mut trainer = Trainer::new(eval, args.seed, config);
     let mut previous = trainer.eval.clone();
-    let stop = interrupt_flag();
-    let bar = progress(args.games, args.quiet, "games");
+    let stop = crate::interrupt_flag();
+    let bar = crate::progress(args.games, args.quiet, "games");
     let started = Instant::now();
     let mut plies = 0u64;
     for i in 1..=args.games {
@@ -308,8 +285,8 @@ pub fn rollout(args: &RolloutArgs) -> Result<()> {
         show_probs(&stat),
         tablier_backgammon_engine::eval::equity(&stat)
     );
-    let stop = interrupt_flag();
-    let bar = progress(u64::from(args.trials), args.quiet, "trials");
+    let stop = crate::interrupt_flag();
+    let bar = crate::progress(u64::from(args.trials), args.quiet, "trials");
     let started = Instant::now();
     let stats = run(&ev, &pos, &cfg, |st| {
         bar.set_position(u64::from(st.trials));
@@ -377,7 +354,7 @@ pub fn analyse(file: &Path, output: Option<&Path>, opts: &AnalyseOpts) -> Result
         .first()
         .map(|g| [g.players[0].clone(), g.players[1].clone()])
         .unwrap_or_else(|| ["white".into(), "black".into()]);
-    let bar = progress(games.len() as u64, false, "games");
+    let bar = crate::progress(games.len() as u64, false, "games");
     let started = Instant::now();
     let a = analysis::analyse(&ev, options, &games, opts.ply, |g| {
         bar.set_position(g as u64)
@@ -700,8 +677,8 @@ fn versus_gnubg(ev: &Evaluator, args: &BenchEvalArgs) -> Result<()> {
     let mut gnubg = GnubgPlayer::start(&args.python)?;
     let mut s = Scratch::default();
     let pairs = args.versus_gnubg.div_ceil(2);
-    let stop = interrupt_flag();
-    let bar = progress(u64::from(pairs) * 2, false, "games");
+    let stop = crate::interrupt_flag();
+    let bar = crate::progress(u64::from(pairs) * 2, false, "games");
     let started = Instant::now();
     let mut results: Vec<f64> = Vec::new();
     let mut total = 0i64;

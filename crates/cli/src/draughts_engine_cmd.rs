@@ -123,20 +123,6 @@ fn interrupt_flag(engine_flags: Vec<Arc<AtomicBool>>) -> Arc<AtomicBool> {
     flag
 }
 
-fn progress(len: u64, quiet: bool, unit: &str) -> indicatif::ProgressBar {
-    if quiet {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(&format!(
-            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} (eta {{eta}}) {{msg}}"
-        ))
-        .expect("a valid template"),
-    );
-    bar
-}
-
 // ---------------------------------------------------------------------------------------
 // tablier train draughts
 
@@ -206,7 +192,7 @@ fn train_on<G: Geometry>(
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
     // Every tenth game is held out: the loss on positions the fit never saw.
     let (mut train_set, mut held_out) = (Vec::<Sample>::new(), Vec::<Sample>::new());
-    let bar = progress(u64::from(args.games), args.quiet, "games");
+    let bar = crate::progress(u64::from(args.games), args.quiet, "games");
     let mut games = 0u32;
     let mut results = [0u32; 3];
     for i in 0..args.games {
@@ -268,7 +254,7 @@ fn train_on<G: Geometry>(
         };
         let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5eed_cafe);
         let mut score = MatchScore::default();
-        let bar = progress(u64::from(args.check_pairs) * 2, args.quiet, "check games");
+        let bar = crate::progress(u64::from(args.check_pairs) * 2, args.quiet, "check games");
         for _ in 0..args.check_pairs {
             let Some(pair) = tune::play_pair(&mut tuned, &mut old, &check, &mut rng, &stop) else {
                 break;
@@ -433,7 +419,7 @@ pub fn analyse(file: &Path, output: Option<&Path>, opts: &AnalyseOpts) -> Result
             }
         });
     }
-    let bar = progress(total as u64, opts.quiet, "positions");
+    let bar = crate::progress(total as u64, opts.quiet, "positions");
     let mut out = String::new();
     let mut interrupted = false;
     for (n, g, v, _) in &jobs {

@@ -123,6 +123,30 @@ fn analyse(args: &AnalyseArgs) -> Result<()> {
     }
 }
 
+/// A progress bar over `len` steps counted in `unit` (hidden with `quiet`): the one style of
+/// every long command (training, analysis, duels).
+pub(crate) fn progress(len: u64, quiet: bool, unit: &str) -> indicatif::ProgressBar {
+    if quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}}) {{msg}}"
+        ))
+        .expect("a valid template"),
+    );
+    bar
+}
+
+/// A flag that Ctrl-C sets, for long commands that stop cleanly.
+pub(crate) fn interrupt_flag() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let f = flag.clone();
+    let _ = ctrlc::set_handler(move || f.store(true, std::sync::atomic::Ordering::Relaxed));
+    flag
+}
+
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {

@@ -6,8 +6,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 use tablier_core::Side;
 use tablier_trictrac::{Board, Marker, Roll};
@@ -106,26 +105,6 @@ pub struct DuelArgs {
     json: bool,
 }
 
-fn stop_flag() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let f = flag.clone();
-    let _ = ctrlc::set_handler(move || f.store(true, Ordering::Relaxed));
-    flag
-}
-
-fn progress(len: u64, quiet: bool, unit: &str) -> indicatif::ProgressBar {
-    if quiet {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
-        "{{bar:30}} {{pos}}/{{len}} {unit} {{msg}} [{{elapsed}} / ~{{eta}}]"
-    )) {
-        bar.set_style(style);
-    }
-    bar
-}
-
 const CHECKPOINT_HEADER: &str = "tablier-trictrac-train 1";
 
 struct Checkpoint {
@@ -211,8 +190,8 @@ pub fn train(args: &TrainArgs) -> Result<()> {
             regression: Regression::default(),
         }
     };
-    let stop = stop_flag();
-    let bar = progress(args.games, args.quiet, "parties");
+    let stop = crate::interrupt_flag();
+    let bar = crate::progress(args.games, args.quiet, "parties");
     bar.set_position(ck.games.min(args.games));
     let started = Instant::now();
     let mut samples_now = 0u64;
@@ -456,9 +435,9 @@ pub fn duel(args: &DuelArgs) -> Result<()> {
     }
     let mut a = make_player(&args.a, args.seed ^ 0xa)?;
     let mut b = make_player(&args.b, args.seed ^ 0xb)?;
-    let stop = stop_flag();
+    let stop = crate::interrupt_flag();
     let pairs = args.parties / 2;
-    let bar = progress(args.parties, args.quiet, "parties");
+    let bar = crate::progress(args.parties, args.quiet, "parties");
     let started = Instant::now();
     let mut per_pair = Vec::new();
     let (mut a_won, mut b_won) = (0, 0);

@@ -158,16 +158,7 @@ impl<G: Geometry> Engine<G> {
         for h in &mut self.history {
             *h /= 4;
         }
-        let mut s = search::Searcher::new(
-            &self.eval,
-            &mut self.tt,
-            &mut self.history,
-            self.tables.as_deref(),
-            &self.stop,
-            history,
-            search::is_huffing(self.variant),
-        );
-        s.run(pos, limits, on_info)
+        self.searcher(history).run(pos, limits, on_info)
     }
 
     /// Every legal move with its score, each searched to `depth` with a full window.
@@ -177,7 +168,12 @@ impl<G: Geometry> Engine<G> {
         history: &[Position<G>],
         depth: u32,
     ) -> Vec<(Move<G>, i32)> {
-        let mut s = search::Searcher::new(
+        self.searcher(history).score_all(pos, depth)
+    }
+
+    /// A search over this engine's table, history and stop flag.
+    fn searcher(&mut self, history: &[Position<G>]) -> search::Searcher<'_, G> {
+        search::Searcher::new(
             &self.eval,
             &mut self.tt,
             &mut self.history,
@@ -185,8 +181,7 @@ impl<G: Geometry> Engine<G> {
             &self.stop,
             history,
             search::is_huffing(self.variant),
-        );
-        s.score_all(pos, depth)
+        )
     }
 
     /// The move a player of `level` makes (see [`level_spec`]); `None` with no legal move.

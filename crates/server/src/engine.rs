@@ -1,9 +1,10 @@
-//! The engine players. Level 0 plays at random. Where a game has a strong engine (draughts,
-//! every variant), levels 1 to 4 are that engine's levels for people, from a shallow search
-//! with much noise to full strength (see `tablier_draughts_engine::level_spec`). Elsewhere the
-//! simple engine stands in until the strong engines land: level 1 takes the action that
-//! looks best at once (for dice games, before the next roll); levels 2 and up search that
-//! many plies with alpha-beta where no dice intervene. A little noise keeps games varied.
+//! The engine players. Level 0 plays at random. Levels 1 to 4 are the strong engines' levels
+//! for people, from much noise to full strength: draughts (every variant) through
+//! `tablier_draughts_engine::level_spec`, backgammon through the backgammon engine's levels
+//! (0-ply with noise up to 2-ply, cube decisions included), trictrac through the trictrac
+//! engine's levels (1 ply with noise up to 2 plies). Where a game had no strong engine, a
+//! simple one stands in: level 1 takes the action that looks best at once; levels 2 and up
+//! search that many plies with alpha-beta where no dice intervene.
 
 use rand::Rng;
 use tablier_core::{Actor, Side};

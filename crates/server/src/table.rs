@@ -227,6 +227,19 @@ impl Evaluate for tablier_backgammon::game::Match {
         }
         v
     }
+
+    fn strong_choice(&self, side: Side, level: u8, seed: u64) -> Option<String> {
+        use rand::SeedableRng;
+        use tablier_backgammon_engine::{eval, player::Player};
+        if self.actor() != Actor::Player(side) {
+            return None;
+        }
+        let player = Player::at_level(backgammon_level(level));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut scratch = eval::Scratch::default();
+        let a = player.choose(eval::Evaluator::shipped(), self, &mut rng, &mut scratch)?;
+        Some(self.format_action(&a))
+    }
 }
 
 impl Evaluate for tablier_trictrac::game::Trictrac {
@@ -234,6 +247,30 @@ impl Evaluate for tablier_trictrac::game::Trictrac {
         let m = self.marker();
         let value = |s: Side| f64::from(m.holes(s)) * 12.0 + f64::from(m.points(s));
         value(side) - value(side.opposite())
+    }
+
+    /// Server levels 1 to 4 are the trictrac engine's levels 0 to 3 (1 ply with much noise,
+    /// 1 ply with a little, 1 ply, 2 plies).
+    fn strong_choice(&self, side: Side, level: u8, seed: u64) -> Option<String> {
+        if self.actor() != Actor::Player(side) {
+            return None;
+        }
+        let level = level
+            .saturating_sub(1)
+            .min(tablier_trictrac_engine::MAX_LEVEL);
+        let a = tablier_trictrac_engine::choose_action(self, level, seed).ok()?;
+        Some(self.format_action(&a))
+    }
+}
+
+/// The backgammon engine's level for a server level: 1 to 4 are the engine's levels 1
+/// (0-ply with noise), 3 (0-ply), 4 (1-ply) and 5 (2-ply, its strongest).
+fn backgammon_level(level: u8) -> u8 {
+    match level {
+        0 | 1 => 1,
+        2 => 3,
+        3 => 4,
+        _ => tablier_backgammon_engine::MAX_LEVEL,
     }
 }
 
@@ -358,6 +395,78 @@ pub fn new_table(spec: &GameSpec) -> Result<Box<dyn Table>, String> {
                 ..Options::default()
             };
             Ok(Box::new(GameTable(Trictrac::new(options))))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tablier_backgammon::game::{Match, Options, Phase};
+    use tablier_backgammon::Position;
+
+    /// A race the side on roll wins nine times in ten with no gammon either way: the
+    /// backgammon engine's seats double (the simple engine judged pips, never the cube), and
+    /// take-or-drop is answered by the engine too.
+    #[test]
+    fn the_backgammon_seats_double_a_won_race() {
+        let mover = [
+            3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ];
+        let opponent = [
+            0, 0, 0, 5, 5, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ];
+        let pos = Position::from_sides(&mover, &opponent).unwrap();
+        let m = Match::from_parts(
+            Options::money(),
+            [0, 0],
+            false,
+            pos,
+            Side::White,
+            1,
+            None,
+            Phase::BeforeRoll,
+        )
+        .unwrap();
+        for level in 2..=crate::engine::MAX_LEVEL {
+            assert_eq!(
+                m.strong_choice(Side::White, level, 1).as_deref(),
+                Some("double"),
+                "level {level}"
+            );
+        }
+        // Not the other side's turn to decide.
+        assert_eq!(m.strong_choice(Side::Black, 2, 1), None);
+        let mut doubled = m.clone();
+        doubled
+            .apply(&doubled.parse_action("double").unwrap())
+            .unwrap();
+        let answer = doubled.strong_choice(Side::Black, 2, 1).unwrap();
+        assert!(answer == "take" || answer == "drop", "{answer}");
+    }
+
+    /// The trictrac seats answer every phase a player acts in with a legal action.
+    #[test]
+    fn the_trictrac_seats_act_legally_through_a_partie_start() {
+        use tablier_core::SeededDice;
+        use tablier_trictrac::game::{Options, Trictrac};
+        let mut g = Trictrac::new(Options::default());
+        let mut dice = SeededDice::from_seed([7; 32]);
+        for _ in 0..300 {
+            match g.actor() {
+                Actor::Player(side) => {
+                    let text = g.strong_choice(side, 1 + (g.legal_actions().len() % 4) as u8, 3);
+                    let text = text.expect("the engine chooses");
+                    let a = g.parse_action(&text).unwrap();
+                    assert!(g.legal_actions().contains(&a), "{text}");
+                    g.apply(&a).unwrap();
+                }
+                Actor::Chance => {
+                    let a = g.chance_action(&mut dice).unwrap();
+                    g.apply(&a).unwrap();
+                }
+                Actor::Nobody => break,
+            }
         }
     }
 }

@@ -348,3 +348,49 @@ async fn an_engine_answers_a_draw_offer_at_once() {
     assert!(s["draw_offer"].is_null());
     assert!(s["result"].is_null());
 }
+
+/// Waits until the game is over or `max_v` actions are stored, and returns the last state.
+async fn play_out(app: &axum::Router, id: &str, max_v: u64, seconds: u64) -> Value {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    loop {
+        let s = state(app, id).await;
+        if !s["result"].is_null() || s["v"].as_u64().unwrap() >= max_v {
+            return s;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the engine seats stalled: {s}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+}
+
+#[tokio::test]
+async fn the_strong_engines_hold_the_backgammon_and_trictrac_seats() {
+    let (app, _dir) = app().await;
+    // A 3-point match with the cube, engine against engine (levels 1 and 2: 0-ply with and
+    // without noise), played to its end; the record verifies.
+    let (id, _) = create(
+        &app,
+        json!({"family": "backgammon", "match_length": 3,
+               "seats": [{"kind":"engine","level":2},{"kind":"engine","level":1}]}),
+    )
+    .await;
+    let s = play_out(&app, &id, u64::MAX, 120).await;
+    assert!(!s["result"].is_null(), "{s}");
+    let (status, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    tablier_server::room::verify(&record).unwrap();
+    // Trictrac in both marking modes: the engine seats go through every phase (marking,
+    // écoles, s'en aller) for 200 actions without stalling.
+    for ecoles in [false, true] {
+        let (id, _) = create(
+            &app,
+            json!({"family": "trictrac", "ecoles": ecoles,
+                   "seats": [{"kind":"engine","level":3},{"kind":"engine","level":1}]}),
+        )
+        .await;
+        let s = play_out(&app, &id, 200, 120).await;
+        assert!(s["v"].as_u64().unwrap() >= 200 || !s["result"].is_null());
+    }
+}

@@ -17,6 +17,17 @@ pub struct ServeArgs {
     /// A database URL instead (`postgres://user@host/db`, or `sqlite://file`).
     #[arg(long)]
     database: Option<String>,
+    /// This node's name, for several nodes on one PostgreSQL database (each game belongs to
+    /// the node that created it; the others serve it through mirrors and take it over if
+    /// that node stops). Default on PostgreSQL: a fresh random name; give a fixed one to
+    /// take your games back at once after a restart. `local` (the default on SQLite) means
+    /// the only node of its database.
+    #[arg(long)]
+    node: Option<String>,
+    /// The URL at which the other nodes reach this one (default: http:// and the address
+    /// it listens on).
+    #[arg(long)]
+    advertise: Option<String>,
 }
 
 /// Runs the server until Ctrl-C.
@@ -34,8 +45,31 @@ pub fn serve(a: &ServeArgs) -> Result<()> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    rt.block_on(tablier_server::serve(a.addr, &url))
-        .map_err(|e| anyhow!(e))
+    let node = match &a.node {
+        Some(n) => {
+            if n.is_empty()
+                || n.len() > 64
+                || !n
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                return Err(anyhow!("a node name is 1 to 64 letters, digits, - or _"));
+            }
+            n.clone()
+        }
+        None if url.starts_with("postgres") => format!(
+            "node-{}",
+            tablier_server::new_token(&mut rand::thread_rng(), 8)
+        ),
+        None => tablier_server::store::SOLE_NODE.to_owned(),
+    };
+    rt.block_on(tablier_server::serve(
+        a.addr,
+        &url,
+        &node,
+        a.advertise.clone(),
+    ))
+    .map_err(|e| anyhow!(e))
 }
 
 /// `tablier verify RECORD`: recomputes every roll of a finished game's record from its

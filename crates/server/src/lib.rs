@@ -10,6 +10,12 @@
 //! * The server throws the dice from a seed whose SHA-256 is published when the game starts
 //!   and the seed itself when it ends ([`room::verify`] recomputes every roll).
 //! * Engine seats think off the async runtime's threads ([`engine`]).
+//! * Several nodes may share one PostgreSQL database ([`Hub::join_cluster`]): each game is
+//!   owned by one node, which alone writes it and runs its engines and clock; any node serves
+//!   it to its own clients through a mirror that follows the event bus ([`store::EventBus`],
+//!   PostgreSQL `NOTIFY`), and hands their actions to the owner over HTTP. A node whose
+//!   heartbeat stops for [`store::STALE_MS`] is taken for dead and its games are claimed by
+//!   the others.
 //!
 //! # Protocol
 //! HTTP: `POST /api/games` creates a game from a JSON body
@@ -50,9 +56,14 @@ use serde_json::{json, Value};
 use tablier_core::Side;
 use tokio::sync::Mutex;
 
-use room::{Refusal, Room, SeatKind, TableSpec};
-use store::Store;
+use room::{now_ms, Refusal, Room, SeatKind, TableSpec};
+use store::{EventBus, Storage, Store, StoreError, SOLE_NODE, STALE_MS};
 use table::GameSpec;
+
+type HttpClient = hyper_util::client::legacy::Client<
+    hyper_util::client::legacy::connect::HttpConnector,
+    http_body_util::Full<axum::body::Bytes>,
+>;
 
 /// The largest message a client may send (bytes).
 pub const MAX_MESSAGE: usize = 4096;
@@ -73,11 +84,13 @@ pub fn new_token(rng: &mut impl rand::RngCore, len: usize) -> String {
         .collect()
 }
 
-/// The server's shared state: the store and the live games.
+/// The server's shared state: the store and the live games (owned, or mirrors of games
+/// another node owns).
 #[derive(Clone)]
 pub struct Hub {
-    store: Store,
+    store: Arc<dyn Storage>,
     rooms: Arc<Mutex<HashMap<String, Arc<Mutex<Room>>>>>,
+    http: HttpClient,
 }
 
 /// An error answered to a client: a status and a reason in words.
@@ -94,7 +107,9 @@ impl From<Refusal> for ApiError {
     fn from(r: Refusal) -> Self {
         match r {
             Refusal::Illegal(why) => ApiError(StatusCode::UNPROCESSABLE_ENTITY, why),
-            Refusal::Storage => ApiError(StatusCode::SERVICE_UNAVAILABLE, r.to_string()),
+            Refusal::Storage | Refusal::Moved => {
+                ApiError(StatusCode::SERVICE_UNAVAILABLE, r.to_string())
+            }
         }
     }
 }
@@ -103,30 +118,138 @@ fn not_found() -> ApiError {
     ApiError(StatusCode::NOT_FOUND, "no such game".into())
 }
 
+fn unavailable(e: StoreError) -> ApiError {
+    tracing::error!("{e}");
+    ApiError(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "storage unavailable".into(),
+    )
+}
+
+fn damaged(id: &str, e: &str) -> ApiError {
+    tracing::error!("game {id} does not replay: {e}");
+    ApiError(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "this game's record is damaged".into(),
+    )
+}
+
 impl Hub {
-    /// A hub on a store, taking up every unfinished game it holds.
+    /// A hub on a store, taking up every unfinished game it owns.
     ///
     /// # Errors
     /// When the store cannot be read or a stored game does not replay.
     pub async fn new(store: Store) -> Result<Hub, String> {
+        Hub::with_storage(Arc::new(store)).await
+    }
+
+    /// A hub on any [`Storage`], taking up every unfinished game this node owns.
+    ///
+    /// # Errors
+    /// When the store cannot be read or a stored game does not replay.
+    pub async fn with_storage(store: Arc<dyn Storage>) -> Result<Hub, String> {
+        let http =
+            hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+                .build_http();
         let hub = Hub {
             store,
             rooms: Arc::new(Mutex::new(HashMap::new())),
+            http,
         };
         let ids = hub.store.unfinished().await.map_err(|e| e.to_string())?;
         for id in ids {
-            let room = hub
-                .load(&id)
+            hub.load(&id)
                 .await
                 .map_err(|e| format!("game {id}: {e:?}"))?;
-            if let Some(room) = room {
-                hub.kick(room).await;
-            }
         }
         Ok(hub)
     }
 
-    /// The live room of a game, loading it from the store if needed.
+    /// Makes this hub one node of several on a shared database: it says it is alive at
+    /// `url` every second, claims the games of nodes that stopped saying so, and keeps its
+    /// mirrors in step with the events of `bus`.
+    pub fn join_cluster(&self, bus: Arc<dyn EventBus>, url: String) {
+        let hub = self.clone();
+        let mut events = bus.subscribe();
+        tokio::spawn(async move {
+            loop {
+                match events.recv().await {
+                    Ok(e) => {
+                        let room = hub.rooms.lock().await.get(&e.game).cloned();
+                        if let Some(room) = room {
+                            let behind = {
+                                let r = room.lock().await;
+                                r.mirror_of.is_some() && (r.version() as i64) < e.v
+                            };
+                            if behind {
+                                hub.refresh(&room).await;
+                            }
+                        }
+                    }
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                        // Events were lost: every mirror reads what it missed.
+                        let rooms: Vec<_> = hub.rooms.lock().await.values().cloned().collect();
+                        for room in rooms {
+                            hub.refresh(&room).await;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+        });
+        let hub = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_millis(1000));
+            let mut n = 0u64;
+            loop {
+                tick.tick().await;
+                if let Err(e) = hub.store.heartbeat(&url).await {
+                    tracing::warn!("heartbeat: {e}");
+                    continue;
+                }
+                n += 1;
+                if n.is_multiple_of(2) {
+                    hub.claim_orphans().await;
+                }
+            }
+        });
+    }
+
+    /// Takes over the unfinished games of nodes that have gone silent.
+    async fn claim_orphans(&self) {
+        let orphans = match self.store.orphans(now_ms() - STALE_MS).await {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::warn!("orphans: {e}");
+                return;
+            }
+        };
+        for (id, _) in orphans {
+            let room = self.rooms.lock().await.get(&id).cloned();
+            match room {
+                Some(room) => self.take_over(&room).await,
+                None => {
+                    // Loading claims a game whose owner is silent.
+                    if let Err(e) = self.load(&id).await {
+                        tracing::warn!("claiming {id}: {e:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `node`'s last heartbeat is recent, and where it listens.
+    async fn alive(&self, node: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .store
+            .node_seen(node)
+            .await?
+            .filter(|(_, seen)| *seen >= now_ms() - STALE_MS)
+            .map(|(url, _)| url))
+    }
+
+    /// The live room of a game, loading it from the store if needed: owned when this node
+    /// owns it (or claims it, its owner silent), a mirror when another live node does.
     async fn load(&self, id: &str) -> Result<Option<Arc<Mutex<Room>>>, ApiError> {
         if id.len() > 32 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Ok(None);
@@ -135,35 +258,210 @@ impl Hub {
         if let Some(r) = rooms.get(id) {
             return Ok(Some(r.clone()));
         }
-        let internal = |e: store::StoreError| {
-            tracing::error!("{e}");
-            ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "storage unavailable".into(),
-            )
-        };
-        let Some(game) = self.store.game(id).await.map_err(internal)? else {
+        let Some(mut game) = self.store.game(id).await.map_err(unavailable)? else {
             return Ok(None);
         };
-        let actions = self.store.actions(id).await.map_err(internal)?;
-        let room = Room::restore(&game, actions).map_err(|e| {
-            tracing::error!("game {id} does not replay: {e}");
-            ApiError(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "this game's record is damaged".into(),
-            )
-        })?;
+        let me = self.store.node().to_owned();
+        let mut mirror_of = None;
+        let mut owned = game.result.is_none();
+        if owned && me != SOLE_NODE && game.owner.as_deref() != Some(me.as_str()) {
+            let alive = match &game.owner {
+                Some(o) => self.alive(o).await.map_err(unavailable)?.is_some(),
+                None => false,
+            };
+            let claimed = !alive
+                && self
+                    .store
+                    .claim(id, game.owner.as_deref())
+                    .await
+                    .map_err(unavailable)?;
+            if !claimed {
+                // Another node owns it (or has just claimed it).
+                game = self
+                    .store
+                    .game(id)
+                    .await
+                    .map_err(unavailable)?
+                    .ok_or_else(not_found)?;
+                mirror_of = game.owner.clone();
+                owned = false;
+            }
+        }
+        let actions = self.store.actions_after(id, 0).await.map_err(unavailable)?;
+        let mut room = Room::restore(&game, actions).map_err(|e| damaged(id, &e))?;
+        room.mirror_of = mirror_of;
         let room = Arc::new(Mutex::new(room));
         rooms.insert(id.to_owned(), room.clone());
+        drop(rooms);
+        if owned {
+            self.kick(room.clone()).await;
+        }
         Ok(Some(room))
     }
 
-    /// After a change: start the engine if it is to act, and the clock's watch.
+    /// A mirror reads the actions it has not seen yet.
+    async fn refresh(&self, room: &Arc<Mutex<Room>>) {
+        let mut r = room.lock().await;
+        if r.mirror_of.is_none() {
+            return;
+        }
+        match self.store.actions_after(&r.id, r.version() as i64).await {
+            Ok(actions) => {
+                if let Err(e) = r.catch_up(&actions) {
+                    tracing::error!("mirror of {}: {e}", r.id);
+                }
+            }
+            Err(e) => tracing::warn!("mirror of {}: {e}", r.id),
+        }
+    }
+
+    /// A mirror whose owner has gone silent becomes this node's own game (if no other node
+    /// was quicker); an owned room that lost its game to another node becomes a mirror.
+    async fn take_over(&self, room: &Arc<Mutex<Room>>) {
+        let (id, previous) = {
+            let r = room.lock().await;
+            (r.id.clone(), r.mirror_of.clone())
+        };
+        let claimed = match &previous {
+            Some(p) if p != self.store.node() => match self.alive(p).await {
+                Ok(None) => self.store.claim(&id, Some(p)).await.unwrap_or(false),
+                _ => false,
+            },
+            _ => false,
+        };
+        let Ok(Some(game)) = self.store.game(&id).await else {
+            return;
+        };
+        if claimed {
+            let Ok(actions) = self.store.actions_after(&id, 0).await else {
+                return;
+            };
+            match Room::restore(&game, actions) {
+                Ok(mut fresh) => {
+                    let mut r = room.lock().await;
+                    fresh.tx = r.tx.clone();
+                    *r = fresh;
+                    r.announce();
+                }
+                Err(e) => {
+                    tracing::error!("game {id} does not replay: {e}");
+                    return;
+                }
+            }
+            tracing::info!("took over game {id} from node {previous:?}");
+            self.kick(room.clone()).await;
+        } else {
+            let mut r = room.lock().await;
+            if game.owner.as_deref() != Some(self.store.node()) && game.result.is_none() {
+                r.mirror_of = game.owner.clone();
+            }
+            drop(r);
+            self.refresh(room).await;
+        }
+    }
+
+    /// A seat's action, on this node if it owns the game, otherwise handed to the owner.
+    async fn act(
+        &self,
+        room: &Arc<Mutex<Room>>,
+        side: Side,
+        token: &str,
+        action: &str,
+    ) -> Result<(), ApiError> {
+        for _ in 0..3 {
+            let outcome = {
+                let mut r = room.lock().await;
+                match r.mirror_of.clone() {
+                    None => Ok(r.act(&*self.store, side, action).await),
+                    Some(owner) => Err(owner),
+                }
+            };
+            match outcome {
+                Ok(Ok(())) => {
+                    self.kick(room.clone()).await;
+                    return Ok(());
+                }
+                Ok(Err(Refusal::Moved)) => {
+                    // Another node claimed the game: follow it, then hand it the action.
+                    self.take_over(room).await;
+                }
+                Ok(Err(e)) => return Err(e.into()),
+                Err(owner) => match self.forward(room, &owner, token, action).await {
+                    Ok(()) => return Ok(()),
+                    Err(None) => self.take_over(room).await,
+                    Err(Some(e)) => return Err(e),
+                },
+            }
+        }
+        Err(Refusal::Moved.into())
+    }
+
+    /// Hands an action to the node that owns the game. `Err(None)`: the owner is gone.
+    async fn forward(
+        &self,
+        room: &Arc<Mutex<Room>>,
+        owner: &str,
+        token: &str,
+        action: &str,
+    ) -> Result<(), Option<ApiError>> {
+        let id = room.lock().await.id.clone();
+        let Some(url) = self.alive(owner).await.map_err(|e| Some(unavailable(e)))? else {
+            return Err(None);
+        };
+        let body = json!({"token": token, "action": action}).to_string();
+        let req = axum::http::Request::post(format!("{url}/api/games/{id}/act"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(http_body_util::Full::new(axum::body::Bytes::from(body)))
+            .map_err(|e| Some(ApiError(StatusCode::BAD_REQUEST, e.to_string())))?;
+        let sent = tokio::time::timeout(std::time::Duration::from_secs(10), self.http.request(req));
+        let resp = match sent.await {
+            Ok(Ok(resp)) => resp,
+            Ok(Err(e)) => {
+                tracing::warn!("node {owner} at {url}: {e}");
+                // Unreachable: if it has also gone silent, it is gone.
+                return match self.alive(owner).await {
+                    Ok(None) => Err(None),
+                    _ => Err(Some(ApiError(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "the server node of this game does not answer; try again".into(),
+                    ))),
+                };
+            }
+            Err(_) => {
+                return Err(Some(ApiError(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server node of this game does not answer; try again".into(),
+                )))
+            }
+        };
+        let status = resp.status();
+        let bytes = http_body_util::BodyExt::collect(resp.into_body())
+            .await
+            .map(|b| b.to_bytes())
+            .unwrap_or_default();
+        if status.is_success() {
+            // Read our own write before answering.
+            self.refresh(room).await;
+            Ok(())
+        } else {
+            let why = serde_json::from_slice::<Value>(&bytes)
+                .ok()
+                .and_then(|v| v["error"].as_str().map(str::to_owned))
+                .unwrap_or_else(|| format!("the owner node answered {status}"));
+            Err(Some(ApiError(status, why)))
+        }
+    }
+
+    /// After a change: start the engine if it is to act, and the clock's watch (only on the
+    /// node that owns the game).
     fn kick(&self, room: Arc<Mutex<Room>>) -> impl std::future::Future<Output = ()> + Send {
         let hub = self.clone();
         async move {
             let (engine, version, flag_in) = {
                 let r = room.lock().await;
+                if r.mirror_of.is_some() {
+                    return;
+                }
                 (r.engine_to_act(), r.version(), r.ms_to_flag())
             };
             if let Some((side, level)) = engine {
@@ -181,7 +479,9 @@ impl Hub {
                     if let Some(text) = choice {
                         let ok = {
                             let mut r = room2.lock().await;
-                            r.version() == version && r.act(&hub2.store, side, &text).await.is_ok()
+                            r.mirror_of.is_none()
+                                && r.version() == version
+                                && r.act(&*hub2.store, side, &text).await.is_ok()
                         };
                         if ok {
                             Box::pin(hub2.kick(room2)).await;
@@ -193,11 +493,10 @@ impl Hub {
                 let hub2 = hub.clone();
                 tokio::spawn(async move {
                     tokio::time::sleep(std::time::Duration::from_millis(ms as u64 + 20)).await;
-                    let flagged = {
-                        let mut r = room.lock().await;
-                        r.version() == version && r.check_flag(&hub2.store).await.unwrap_or(false)
-                    };
-                    let _ = flagged;
+                    let mut r = room.lock().await;
+                    if r.mirror_of.is_none() && r.version() == version {
+                        let _ = r.check_flag(&*hub2.store).await;
+                    }
                 });
             }
         }
@@ -249,7 +548,7 @@ async fn create_game(
         game: req.game,
         clock: req.clock,
     };
-    let (room, tokens) = Room::create(&hub.store, id.clone(), spec, seats).await?;
+    let (room, tokens) = Room::create(&*hub.store, id.clone(), spec, seats).await?;
     let room = Arc::new(Mutex::new(room));
     hub.rooms.lock().await.insert(id.clone(), room.clone());
     hub.kick(room).await;
@@ -261,6 +560,7 @@ async fn game_state(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
+    hub.refresh(&room).await;
     let state = room.lock().await.state();
     Ok(Json(state))
 }
@@ -270,6 +570,7 @@ async fn game_record(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
+    hub.refresh(&room).await;
     let record = room.lock().await.record();
     Ok(Json(record))
 }
@@ -288,23 +589,20 @@ async fn act_http(
 ) -> Result<Json<Value>, ApiError> {
     let Json(body) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
-    {
-        let mut r = room.lock().await;
-        let side = r.seat_of(&body.token).ok_or_else(|| {
-            ApiError(
-                StatusCode::FORBIDDEN,
-                "that token opens no seat of this game".into(),
-            )
-        })?;
-        r.act(&hub.store, side, &body.action).await?;
-    }
-    hub.kick(room.clone()).await;
+    let side = room.lock().await.seat_of(&body.token).ok_or_else(|| {
+        ApiError(
+            StatusCode::FORBIDDEN,
+            "that token opens no seat of this game".into(),
+        )
+    })?;
+    hub.act(&room, side, &body.token, &body.action).await?;
     let state = room.lock().await.state();
     Ok(Json(state))
 }
 
 async fn export(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
+    hub.refresh(&room).await;
     let r = room.lock().await;
     let (kind, body) =
         export::export(&r).map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e))?;
@@ -328,13 +626,17 @@ async fn ws_handler(
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
-    let seat = match &q.token {
-        Some(t) => Some(room.lock().await.seat_of(t).ok_or_else(|| {
-            ApiError(
-                StatusCode::FORBIDDEN,
-                "that token opens no seat of this game".into(),
-            )
-        })?),
+    hub.refresh(&room).await;
+    let seat = match q.token {
+        Some(t) => {
+            let side = room.lock().await.seat_of(&t).ok_or_else(|| {
+                ApiError(
+                    StatusCode::FORBIDDEN,
+                    "that token opens no seat of this game".into(),
+                )
+            })?;
+            Some((side, t))
+        }
         None => None,
     };
     Ok(ws
@@ -342,11 +644,15 @@ async fn ws_handler(
         .on_upgrade(move |socket| client(hub, room, seat, q.v, socket)))
 }
 
+/// A seat of a WebSocket client: its side and its token (to hand its actions to the node
+/// that owns the game).
+type WsSeat = Option<(Side, String)>;
+
 /// One WebSocket client: the state on every change; a seat's actions in.
 async fn client(
     hub: Hub,
     room: Arc<Mutex<Room>>,
-    seat: Option<Side>,
+    seat: WsSeat,
     seen: Option<u64>,
     socket: WebSocket,
 ) {
@@ -355,7 +661,8 @@ async fn client(
         let r = room.lock().await;
         (r.tx.subscribe(), r.state().to_string(), r.version())
     };
-    let hello = json!({"t": "hello", "you": seat.map(room::side_name)}).to_string();
+    let hello =
+        json!({"t": "hello", "you": seat.as_ref().map(|s| room::side_name(s.0))}).to_string();
     if tx.send(Message::Text(hello.into())).await.is_err() {
         return;
     }
@@ -385,7 +692,7 @@ async fn client(
             Message::Close(_) => break,
             _ => continue,
         };
-        let reply = handle_message(&hub, &room, seat, &text).await;
+        let reply = handle_message(&hub, &room, seat.as_ref(), &text).await;
         if out_tx.send(reply.to_string()).await.is_err() {
             break;
         }
@@ -396,7 +703,7 @@ async fn client(
 async fn handle_message(
     hub: &Hub,
     room: &Arc<Mutex<Room>>,
-    seat: Option<Side>,
+    seat: Option<&(Side, String)>,
     text: &str,
 ) -> Value {
     let msg: Value = match serde_json::from_str(text) {
@@ -408,22 +715,15 @@ async fn handle_message(
     match msg.get("t").and_then(Value::as_str) {
         Some("ping") => json!({"t": "pong", "ack": ack}),
         Some("act") => {
-            let Some(side) = seat else {
+            let Some((side, token)) = seat else {
                 return refuse("spectators cannot act");
             };
             let Some(action) = msg.get("action").and_then(Value::as_str) else {
                 return refuse("an act message has an \"action\" string");
             };
-            let result = {
-                let mut r = room.lock().await;
-                r.act(&hub.store, side, action).await
-            };
-            match result {
-                Ok(()) => {
-                    hub.kick(room.clone()).await;
-                    json!({"t": "ack", "ack": ack})
-                }
-                Err(e) => refuse(&e.to_string()),
+            match hub.act(room, *side, token, action).await {
+                Ok(()) => json!({"t": "ack", "ack": ack}),
+                Err(ApiError(_, why)) => refuse(&why),
             }
         }
         _ => refuse("unknown message type (act or ping)"),
@@ -470,20 +770,54 @@ pub fn router(hub: Hub) -> Router {
         .with_state(hub)
 }
 
-/// Runs the server on `addr` with the database at `database` until Ctrl-C.
+/// Runs the server on `addr` with the database at `database` until Ctrl-C, as the node
+/// called `node`: [`store::SOLE_NODE`] for a server alone on its database (SQLite always),
+/// any other name for one node of several on a PostgreSQL database, reachable by the others
+/// at `advertise` (default: `http://` and the address it listens on).
 ///
 /// # Errors
-/// When the database cannot be opened or the address bound.
-pub async fn serve(addr: SocketAddr, database: &str) -> Result<(), String> {
-    let store = Store::open(database).await.map_err(|e| e.to_string())?;
-    let hub = Hub::new(store).await?;
+/// When the database cannot be opened or the address bound, or a node of several is asked
+/// for on SQLite.
+pub async fn serve(
+    addr: SocketAddr,
+    database: &str,
+    node: &str,
+    advertise: Option<String>,
+) -> Result<(), String> {
+    let store = Store::open_as(database, node)
+        .await
+        .map_err(|e| e.to_string())?;
+    let shared = node != SOLE_NODE;
+    if shared && !store.is_postgres() {
+        return Err("several nodes share a PostgreSQL database, not SQLite".into());
+    }
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    println!(
-        "tablier: serving on http://{}",
-        listener.local_addr().map_err(|e| e.to_string())?
-    );
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    let url = advertise.unwrap_or_else(|| format!("http://{local}"));
+    if shared {
+        // Alive before taking up games, so that no other node claims them meanwhile.
+        store.heartbeat(&url).await.map_err(|e| e.to_string())?;
+    }
+    let bus = if shared {
+        Some(
+            store::PgBus::listen(database)
+                .await
+                .map_err(|e| e.to_string())?,
+        )
+    } else {
+        None
+    };
+    let hub = Hub::new(store).await?;
+    if let Some(bus) = bus {
+        hub.join_cluster(Arc::new(bus), url.clone());
+    }
+    if shared {
+        println!("tablier: node {node} ({url}) serving on http://{local}");
+    } else {
+        println!("tablier: serving on http://{local}");
+    }
     axum::serve(listener, router(hub))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use tablier_core::{Actor, Outcome, SeededDice, Side};
 use tokio::sync::broadcast;
 
-use crate::store::{Store, StoreError, StoredAction, StoredGame};
+use crate::store::{Storage, StoreError, StoredAction, StoredGame};
 use crate::table::{new_table, Family, GameSpec, Table};
 
 /// Milliseconds since the Unix epoch.
@@ -105,12 +105,18 @@ pub enum Refusal {
     /// The storage failed: the action was not accepted.
     #[error("the server could not store the action; try again")]
     Storage,
+    /// Another server node has taken the game over (this one was thought dead).
+    #[error("this game is now played on another server node; try again")]
+    Moved,
 }
 
 impl From<StoreError> for Refusal {
     fn from(e: StoreError) -> Self {
         tracing::error!("{e}");
-        Refusal::Storage
+        match e {
+            StoreError::NotOwner(_) => Refusal::Moved,
+            StoreError::Db(_) => Refusal::Storage,
+        }
     }
 }
 
@@ -131,6 +137,9 @@ pub struct Room {
     draw_offer: Option<Side>,
     /// Events (the serialised state after each change) go out here.
     pub tx: broadcast::Sender<Arc<String>>,
+    /// `Some(node)` when another node owns the game: this room is its mirror, kept up to
+    /// date from the event bus, and actions are sent to the owner.
+    pub mirror_of: Option<String>,
 }
 
 /// Sides by index.
@@ -171,6 +180,7 @@ impl Room {
             result: None,
             draw_offer: None,
             tx,
+            mirror_of: None,
         })
     }
 
@@ -180,7 +190,7 @@ impl Room {
     /// # Errors
     /// A refusal when the spec names no game, or the storage fails.
     pub async fn create(
-        store: &Store,
+        store: &dyn Storage,
         id: String,
         spec: TableSpec,
         kinds: [SeatKind; 2],
@@ -209,6 +219,7 @@ impl Room {
                 seats: serde_json::to_string(&room.seats).expect("serialisable"),
                 created_ms: room.created_ms,
                 result: None,
+                owner: Some(store.node().to_owned()),
             })
             .await?;
         // Opening dice, if the game starts with chance.
@@ -233,6 +244,28 @@ impl Room {
             room.log.push(a);
         }
         Ok(room)
+    }
+
+    /// A mirror catches up with actions another node stored: those that follow its log are
+    /// replayed (checked like any replay), then announced to its clients. Returns whether
+    /// anything was new.
+    ///
+    /// # Errors
+    /// When an action does not replay (the mirror is then left as far as it got).
+    pub fn catch_up(&mut self, actions: &[StoredAction]) -> Result<bool, String> {
+        let mut new = false;
+        for a in actions {
+            if a.n != self.log.len() as i64 + 1 {
+                continue;
+            }
+            self.replay_one(a)?;
+            self.log.push(a.clone());
+            new = true;
+        }
+        if new {
+            self.announce();
+        }
+        Ok(new)
     }
 
     /// Applies one logged action during a replay (also used by `tablier verify`).
@@ -401,7 +434,12 @@ impl Room {
     ///
     /// # Errors
     /// [`Refusal`] with the reason.
-    pub async fn act(&mut self, store: &Store, side: Side, text: &str) -> Result<(), Refusal> {
+    pub async fn act(
+        &mut self,
+        store: &dyn Storage,
+        side: Side,
+        text: &str,
+    ) -> Result<(), Refusal> {
         if text.len() > 200 {
             return Err(Refusal::Illegal("that action is too long".into()));
         }
@@ -413,7 +451,7 @@ impl Room {
 
     async fn act_unchecked_meta(
         &mut self,
-        store: &Store,
+        store: &dyn Storage,
         side: Side,
         text: &str,
     ) -> Result<(), Refusal> {
@@ -502,7 +540,7 @@ impl Room {
     }
 
     /// Draws and stores any dice due now (at creation: the opening throw).
-    async fn settle(&mut self, store: &Store) -> Result<(), Refusal> {
+    async fn settle(&mut self, store: &dyn Storage) -> Result<(), Refusal> {
         let n = self.log.len();
         self.draw_chance(now_ms());
         if self.log.len() > n {
@@ -516,7 +554,7 @@ impl Room {
     ///
     /// # Errors
     /// On a storage failure.
-    pub async fn check_flag(&mut self, store: &Store) -> Result<bool, Refusal> {
+    pub async fn check_flag(&mut self, store: &dyn Storage) -> Result<bool, Refusal> {
         let Some(side) = self.flagged() else {
             return Ok(false);
         };
@@ -593,7 +631,8 @@ impl Room {
         })
     }
 
-    fn announce(&self) {
+    /// Sends the state to every client of this room.
+    pub fn announce(&self) {
         let _ = self.tx.send(Arc::new(self.state().to_string()));
     }
 

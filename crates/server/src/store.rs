@@ -3,15 +3,118 @@
 //! One schema for both, written in the SQL they share; queries number their parameters
 //! `$1, $2, ...` in order of appearance, which both accept. Every accepted action is written
 //! (and committed) before it is announced to anyone.
+//!
+//! The server sees the database through two small traits, so that another store or another
+//! message bus (Redis, NATS) can replace them: [`Storage`] (games, actions, which node owns
+//! a game, the nodes' heartbeats) and [`EventBus`] (the news that a game has new actions).
+//! On PostgreSQL, [`Store::append`] announces the actions with `NOTIFY` in the transaction
+//! that stores them, so an announcement never precedes the data, and no stored action goes
+//! unannounced; [`PgBus`] hears them on every node.
 
+use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
+use tokio::sync::broadcast;
 
 /// A storage error, with the database's words (logged, never shown to clients).
 #[derive(Debug, thiserror::Error)]
-#[error("storage: {0}")]
-pub struct StoreError(#[from] sqlx::Error);
+pub enum StoreError {
+    /// The database failed.
+    #[error("storage: {0}")]
+    Db(#[from] sqlx::Error),
+    /// Another node owns the game now: this node may no longer write it.
+    #[error("storage: the game {0} belongs to another node")]
+    NotOwner(String),
+}
+
+/// The node name of a server that owns every game of its database: one process alone on
+/// it (the embedded SQLite database always).
+pub const SOLE_NODE: &str = "local";
+
+/// A node whose heartbeat is older than this (ms) is taken for dead: its games are claimed.
+pub const STALE_MS: i64 = 4_000;
+
+/// News on the event bus: game `game` has stored actions up to number `v`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEvent {
+    /// The game's id.
+    pub game: String,
+    /// The number of its last stored action.
+    pub v: i64,
+}
+
+impl GameEvent {
+    /// The payload on the wire: `id v`.
+    #[must_use]
+    pub fn payload(&self) -> String {
+        format!("{} {}", self.game, self.v)
+    }
+
+    /// Reads a payload; `None` when it is not one of ours.
+    #[must_use]
+    pub fn parse(payload: &str) -> Option<GameEvent> {
+        let (game, v) = payload.split_once(' ')?;
+        Some(GameEvent {
+            game: game.to_owned(),
+            v: v.parse().ok()?,
+        })
+    }
+}
+
+/// An unfinished game and its owner, whose node has gone silent.
+pub type Orphan = (String, Option<String>);
+
+/// Where games live: the server's only way to the database.
+///
+/// A storage handle speaks for one node (see [`Storage::node`]): it writes only the games
+/// that node owns, in transactions that check the ownership.
+pub trait Storage: Send + Sync {
+    /// This node's name ([`SOLE_NODE`] when it owns every game).
+    fn node(&self) -> &str;
+    /// Stores a new game, owned by this node.
+    fn create_game<'a>(&'a self, g: &'a StoredGame) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// Appends actions of a game (and its result, once over), and announces them, in one
+    /// transaction; [`StoreError::NotOwner`] if another node has taken the game.
+    fn append<'a>(
+        &'a self,
+        game: &'a str,
+        actions: &'a [StoredAction],
+        result: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// A game by id.
+    fn game<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>>;
+    /// A game's actions numbered above `after`, in order.
+    fn actions_after<'a>(
+        &'a self,
+        game: &'a str,
+        after: i64,
+    ) -> BoxFuture<'a, Result<Vec<StoredAction>, StoreError>>;
+    /// The unfinished games this node owns (or nobody does): to take up at start.
+    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
+    /// Says that this node is alive and reachable at `url`.
+    fn heartbeat<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// A node's address and its last heartbeat (ms since the epoch).
+    fn node_seen<'a>(
+        &'a self,
+        node: &'a str,
+    ) -> BoxFuture<'a, Result<Option<(String, i64)>, StoreError>>;
+    /// Makes this node the owner of `game` if its owner is still `previous`: true if taken.
+    fn claim<'a>(
+        &'a self,
+        game: &'a str,
+        previous: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// Unfinished games of other nodes whose last heartbeat is older than `stale_before`
+    /// (or that never had one): (game, owner).
+    fn orphans(&self, stale_before: i64) -> BoxFuture<'_, Result<Vec<Orphan>, StoreError>>;
+}
+
+/// News of stored actions, from whichever node stored them.
+pub trait EventBus: Send + Sync {
+    /// Every event from now on.
+    fn subscribe(&self) -> broadcast::Receiver<GameEvent>;
+}
 
 /// One stored action of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,13 +146,21 @@ pub struct StoredGame {
     pub created_ms: i64,
     /// The result once over, as JSON.
     pub result: Option<String>,
+    /// The node that owns it (writes its actions, runs its engines and clocks).
+    #[serde(default)]
+    pub owner: Option<String>,
 }
 
-/// The database behind the server.
+/// The database behind the server, as seen by one node.
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    postgres: bool,
+    node: String,
 }
+
+/// The channel of the PostgreSQL notifications.
+pub const CHANNEL: &str = "tablier_events";
 
 const MIGRATIONS: &[&str] = &[
     "CREATE TABLE IF NOT EXISTS games (
@@ -70,15 +181,31 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (game_id, n)
     )",
     "CREATE INDEX IF NOT EXISTS games_unfinished ON games (result)",
+    "ALTER TABLE games ADD COLUMN owner TEXT",
+    "CREATE TABLE IF NOT EXISTS nodes (
+        id TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        seen_ms BIGINT NOT NULL
+    )",
 ];
 
 impl Store {
     /// Opens (creating if needed) the database at `url`: `sqlite://path` or
-    /// `postgres://...`, and brings its schema up to date.
+    /// `postgres://...`, and brings its schema up to date, for a node that owns every game
+    /// ([`SOLE_NODE`]).
     ///
     /// # Errors
     /// When the database cannot be reached or migrated.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        Store::open_as(url, SOLE_NODE).await
+    }
+
+    /// Opens the database for the node called `node`: one of several on one PostgreSQL
+    /// database, each owning the games it created or claimed.
+    ///
+    /// # Errors
+    /// When the database cannot be reached or migrated.
+    pub async fn open_as(url: &str, node: &str) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let url = if url.starts_with("sqlite:") && !url.contains("mode=") {
             let sep = if url.contains('?') { '&' } else { '?' };
@@ -108,9 +235,29 @@ impl Store {
             })
             .connect(&url)
             .await?;
-        let store = Store { pool };
+        let store = Store {
+            pool,
+            postgres: !sqlite,
+            node: node.to_owned(),
+        };
         store.migrate().await?;
         Ok(store)
+    }
+
+    /// Whether the database is PostgreSQL (where several nodes may share it).
+    #[must_use]
+    pub fn is_postgres(&self) -> bool {
+        self.postgres
+    }
+
+    /// The database's URL-less connection pool (for the bus to listen on).
+    #[must_use]
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    fn sole(&self) -> bool {
+        self.node == SOLE_NODE
     }
 
     async fn migrate(&self) -> Result<(), StoreError> {
@@ -133,14 +280,14 @@ impl Store {
         Ok(())
     }
 
-    /// Stores a new game.
+    /// Stores a new game, owned by this node.
     ///
     /// # Errors
     /// On a database error.
     pub async fn create_game(&self, g: &StoredGame) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO games (id, spec, seed, commitment, seats, created_ms, result)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO games (id, spec, seed, commitment, seats, created_ms, result, owner)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&g.id)
         .bind(&g.spec)
@@ -149,15 +296,19 @@ impl Store {
         .bind(&g.seats)
         .bind(g.created_ms)
         .bind(g.result.clone())
+        .bind(&self.node)
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
-    /// Appends actions of a game (and, when given, its result), in one transaction.
+    /// Appends actions of a game (and, when given, its result), in one transaction that
+    /// also checks that this node still owns the game and, on PostgreSQL, announces them
+    /// (`NOTIFY`, delivered when the transaction commits).
     ///
     /// # Errors
-    /// On a database error (nothing is stored then); a number already taken is an error.
+    /// On a database error (nothing is stored then); a number already taken is an error;
+    /// [`StoreError::NotOwner`] when another node has claimed the game.
     pub async fn append(
         &self,
         game: &str,
@@ -165,6 +316,18 @@ impl Store {
         result: Option<&str>,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
+        if !self.sole() {
+            let owned = sqlx::query("UPDATE games SET owner = $1 WHERE id = $2 AND owner = $3")
+                .bind(&self.node)
+                .bind(game)
+                .bind(&self.node)
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+            if owned != 1 {
+                return Err(StoreError::NotOwner(game.to_owned()));
+            }
+        }
         for a in actions {
             sqlx::query(
                 "INSERT INTO actions (game_id, n, side, action, at_ms) VALUES ($1, $2, $3, $4, $5)",
@@ -184,6 +347,17 @@ impl Store {
                 .execute(&mut *tx)
                 .await?;
         }
+        if let (true, Some(last)) = (self.postgres, actions.last()) {
+            let event = GameEvent {
+                game: game.to_owned(),
+                v: last.n,
+            };
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(event.payload())
+                .execute(&mut *tx)
+                .await?;
+        }
         tx.commit().await?;
         Ok(())
     }
@@ -197,6 +371,7 @@ impl Store {
             seats: row.try_get("seats")?,
             created_ms: row.try_get("created_ms")?,
             result: row.try_get("result")?,
+            owner: row.try_get("owner")?,
         })
     }
 
@@ -206,7 +381,7 @@ impl Store {
     /// On a database error.
     pub async fn game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, spec, seed, commitment, seats, created_ms, result FROM games WHERE id = $1",
+            "SELECT id, spec, seed, commitment, seats, created_ms, result, owner FROM games WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -214,18 +389,109 @@ impl Store {
         Ok(row.map(|r| Self::game_of(&r)).transpose()?)
     }
 
-    /// The ids of the games not over yet (to take them up again after a restart).
+    /// The ids of the games not over yet that this node owns, or nobody does (every one for
+    /// the sole node): to take them up again after a restart.
     ///
     /// # Errors
     /// On a database error.
     pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query("SELECT id FROM games WHERE result IS NULL ORDER BY created_ms")
+        let rows = if self.sole() {
+            sqlx::query("SELECT id FROM games WHERE result IS NULL ORDER BY created_ms")
+                .fetch_all(&self.pool)
+                .await?
+        } else {
+            sqlx::query(
+                "SELECT id FROM games WHERE result IS NULL AND (owner = $1 OR owner IS NULL)
+                 ORDER BY created_ms",
+            )
+            .bind(&self.node)
             .fetch_all(&self.pool)
-            .await?;
+            .await?
+        };
         Ok(rows
             .iter()
             .map(|r| r.try_get::<String, _>(0))
             .collect::<Result<_, _>>()?)
+    }
+
+    /// Records that this node is alive and reachable at `url`.
+    ///
+    /// # Errors
+    /// On a database error.
+    pub async fn heartbeat(&self, url: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO nodes (id, url, seen_ms) VALUES ($1, $2, $3)
+             ON CONFLICT (id) DO UPDATE SET url = $4, seen_ms = $5",
+        )
+        .bind(&self.node)
+        .bind(url)
+        .bind(crate::room::now_ms())
+        .bind(url)
+        .bind(crate::room::now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// A node's address and last heartbeat.
+    ///
+    /// # Errors
+    /// On a database error.
+    pub async fn node_seen(&self, node: &str) -> Result<Option<(String, i64)>, StoreError> {
+        let row = sqlx::query("SELECT url, seen_ms FROM nodes WHERE id = $1")
+            .bind(node)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row
+            .map(|r| Ok::<_, sqlx::Error>((r.try_get("url")?, r.try_get("seen_ms")?)))
+            .transpose()?)
+    }
+
+    /// Takes `game` for this node if its owner is still `previous`.
+    ///
+    /// # Errors
+    /// On a database error.
+    pub async fn claim(&self, game: &str, previous: Option<&str>) -> Result<bool, StoreError> {
+        let done = match previous {
+            Some(p) => {
+                sqlx::query("UPDATE games SET owner = $1 WHERE id = $2 AND owner = $3")
+                    .bind(&self.node)
+                    .bind(game)
+                    .bind(p)
+                    .execute(&self.pool)
+                    .await?
+            }
+            None => {
+                sqlx::query("UPDATE games SET owner = $1 WHERE id = $2 AND owner IS NULL")
+                    .bind(&self.node)
+                    .bind(game)
+                    .execute(&self.pool)
+                    .await?
+            }
+        };
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Unfinished games owned by other nodes that have not shown a heartbeat since
+    /// `stale_before` (or never did).
+    ///
+    /// # Errors
+    /// On a database error.
+    pub async fn orphans(&self, stale_before: i64) -> Result<Vec<Orphan>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT g.id, g.owner FROM games g LEFT JOIN nodes n ON n.id = g.owner
+             WHERE g.result IS NULL AND (g.owner IS NULL OR g.owner <> $1)
+               AND (n.seen_ms IS NULL OR n.seen_ms < $2)
+             ORDER BY g.created_ms",
+        )
+        .bind(&self.node)
+        .bind(stale_before)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("owner")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::Db)
     }
 
     /// Every action of a game, in order.
@@ -233,11 +499,25 @@ impl Store {
     /// # Errors
     /// On a database error.
     pub async fn actions(&self, game: &str) -> Result<Vec<StoredAction>, StoreError> {
-        let rows =
-            sqlx::query("SELECT n, side, action, at_ms FROM actions WHERE game_id = $1 ORDER BY n")
-                .bind(game)
-                .fetch_all(&self.pool)
-                .await?;
+        self.actions_after(game, 0).await
+    }
+
+    /// The actions of a game numbered above `after`, in order.
+    ///
+    /// # Errors
+    /// On a database error.
+    pub async fn actions_after(
+        &self,
+        game: &str,
+        after: i64,
+    ) -> Result<Vec<StoredAction>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT n, side, action, at_ms FROM actions WHERE game_id = $1 AND n > $2 ORDER BY n",
+        )
+        .bind(game)
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|r| {
                 Ok(StoredAction {
@@ -248,6 +528,98 @@ impl Store {
                 })
             })
             .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError)
+            .map_err(StoreError::Db)
+    }
+}
+
+impl Storage for Store {
+    fn node(&self) -> &str {
+        &self.node
+    }
+    fn create_game<'a>(&'a self, g: &'a StoredGame) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(Store::create_game(self, g))
+    }
+    fn append<'a>(
+        &'a self,
+        game: &'a str,
+        actions: &'a [StoredAction],
+        result: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(Store::append(self, game, actions, result))
+    }
+    fn game<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<StoredGame>, StoreError>> {
+        Box::pin(Store::game(self, id))
+    }
+    fn actions_after<'a>(
+        &'a self,
+        game: &'a str,
+        after: i64,
+    ) -> BoxFuture<'a, Result<Vec<StoredAction>, StoreError>> {
+        Box::pin(Store::actions_after(self, game, after))
+    }
+    fn unfinished(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {
+        Box::pin(Store::unfinished(self))
+    }
+    fn heartbeat<'a>(&'a self, url: &'a str) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(Store::heartbeat(self, url))
+    }
+    fn node_seen<'a>(
+        &'a self,
+        node: &'a str,
+    ) -> BoxFuture<'a, Result<Option<(String, i64)>, StoreError>> {
+        Box::pin(Store::node_seen(self, node))
+    }
+    fn claim<'a>(
+        &'a self,
+        game: &'a str,
+        previous: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(Store::claim(self, game, previous))
+    }
+    fn orphans(&self, stale_before: i64) -> BoxFuture<'_, Result<Vec<Orphan>, StoreError>> {
+        Box::pin(Store::orphans(self, stale_before))
+    }
+}
+
+/// The event bus on PostgreSQL: one connection per node `LISTEN`s on [`CHANNEL`]; the
+/// events are those [`Store::append`] notified. A lost connection is opened again (the
+/// nodes catch up from the database, so an event missed then only delays a mirror).
+pub struct PgBus {
+    tx: broadcast::Sender<GameEvent>,
+}
+
+impl PgBus {
+    /// Starts listening on the database at `url`.
+    ///
+    /// # Errors
+    /// When the first connection fails.
+    pub async fn listen(url: &str) -> Result<PgBus, StoreError> {
+        let mut listener = sqlx::postgres::PgListener::connect(url).await?;
+        listener.listen(CHANNEL).await?;
+        let (tx, _) = broadcast::channel(1024);
+        let out = tx.clone();
+        tokio::spawn(async move {
+            loop {
+                match listener.recv().await {
+                    Ok(n) => {
+                        if let Some(e) = GameEvent::parse(n.payload()) {
+                            let _ = out.send(e);
+                        }
+                    }
+                    Err(e) => {
+                        // PgListener reconnects by itself on the next recv.
+                        tracing::warn!("event bus: {e}");
+                        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                    }
+                }
+            }
+        });
+        Ok(PgBus { tx })
+    }
+}
+
+impl EventBus for PgBus {
+    fn subscribe(&self) -> broadcast::Receiver<GameEvent> {
+        self.tx.subscribe()
     }
 }

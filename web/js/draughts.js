@@ -23,17 +23,23 @@ function squareAt(r, c, n) {
 }
 
 function metaText(a) {
-  return { '!resign': 'resigns', '!draw-offer': 'offers a draw', '!draw-accept': 'accepts the draw', '!draw-decline': 'declines the draw', '!flag': 'loses on time' }[a] || a;
+  return {
+    '!resign': 'resigns', '!draw-offer': 'offers a draw', '!draw-accept': 'accepts the draw', '!draw-decline': 'declines the draw', '!flag': 'loses on time',
+    '!takeback-accept': 'allows a takeback',
+  }[a] || a;
 }
 
 export function moveRows(s) {
   const rows = [];
   let row = null;
   let n = 0;
-  const last = [...s.log].reverse().find((a) => a.side && !a.action.startsWith('!'));
-  for (const a of s.log) {
+  // Moves taken back are left out; the list shows the game as it stands.
+  const undone = new Set(s.undone || []);
+  const log = s.log.filter((a) => !undone.has(a.n));
+  const last = [...log].reverse().find((a) => a.side && !a.action.startsWith('!'));
+  for (const a of log) {
     if (a.action.startsWith('!')) {
-      if (a.action === '!draw-decline' || a.action === '!draw-offer' || a.action === '!draw-accept' || a.action === '!resign' || a.action === '!flag')
+      if (a.action === '!draw-decline' || a.action === '!draw-offer' || a.action === '!draw-accept' || a.action === '!resign' || a.action === '!flag' || a.action === '!takeback-accept')
         rows.push({ cells: [`<span class="meta">${a.side} ${metaText(a.action)}</span>`], span: 2 });
       continue;
     }
@@ -101,7 +107,8 @@ export function create(container, controls, ctx) {
   };
 
   function lastSquares() {
-    const last = [...st.log].reverse().find((a) => a.side && !a.action.startsWith('!'));
+    const undone = new Set(st.undone || []);
+    const last = [...st.log].reverse().find((a) => a.side && !a.action.startsWith('!') && !undone.has(a.n));
     if (!last) return [];
     return last.action.split(/[-x]/).map(Number).filter((x) => x > 0);
   }

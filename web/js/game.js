@@ -173,7 +173,20 @@ function renderOffer() {
   drawBtn.classList.toggle('hidden', !(playing && draws));
   drawBtn.disabled = s.draw_offer === app.you;
   drawBtn.textContent = s.draw_offer === app.you ? '½ Draw offered' : '½ Offer draw';
-  if (playing && draws && s.draw_offer && s.draw_offer !== app.you) {
+  const tb = $('takeback');
+  const myMoves = s.log.some((a) => a.side === app.you && !a.action.startsWith('!') && !(s.undone || []).includes(a.n));
+  tb.classList.toggle('hidden', !(playing && draws));
+  tb.disabled = !myMoves || s.takeback_offer === app.you;
+  tb.textContent = s.takeback_offer === app.you ? '↶ Takeback asked' : '↶ Takeback';
+  if (playing && draws && s.takeback_offer && s.takeback_offer !== app.you) {
+    box.classList.remove('hidden');
+    box.innerHTML = '<span>Your opponent asks to take back a move.</span>';
+    const a = document.createElement('button'); a.textContent = 'Allow'; a.className = 'primary'; a.id = 'takeback-accept';
+    a.onclick = () => act('!takeback-accept');
+    const d = document.createElement('button'); d.textContent = 'Refuse'; d.id = 'takeback-decline';
+    d.onclick = () => act('!takeback-decline');
+    box.append(a, d);
+  } else if (playing && draws && s.draw_offer && s.draw_offer !== app.you) {
     box.classList.remove('hidden');
     box.innerHTML = '<span>Your opponent offers a draw.</span>';
     const a = document.createElement('button'); a.textContent = 'Accept'; a.className = 'primary'; a.id = 'draw-accept';
@@ -184,6 +197,9 @@ function renderOffer() {
   } else if (s.draw_offer && !s.result) {
     box.classList.remove('hidden');
     box.textContent = s.draw_offer === app.you ? 'You offered a draw; waiting for the answer.' : `${sideLabel(s.draw_offer)} offers a draw.`;
+  } else if (s.takeback_offer && !s.result) {
+    box.classList.remove('hidden');
+    box.textContent = s.takeback_offer === app.you ? 'You asked to take back your move; waiting for the answer.' : `${sideLabel(s.takeback_offer)} asks to take back a move.`;
   } else box.classList.add('hidden');
 }
 
@@ -252,6 +268,7 @@ app.render = render;
 
 $('flip').onclick = () => { app.flipped = !app.flipped; render(); };
 $('draw').onclick = () => act('!draw-offer');
+$('takeback').onclick = () => act('!takeback-offer');
 $('resign').onclick = () => {
   const b = $('resign');
   if (b.dataset.confirm) { delete b.dataset.confirm; b.textContent = 'Resign'; act('!resign'); return; }

@@ -135,6 +135,11 @@ pub struct Room {
     created_ms: i64,
     result: Option<GameResult>,
     draw_offer: Option<Side>,
+    takeback_offer: Option<Side>,
+    /// The game actions in force (taken-back ones removed): side, text, log number.
+    played: Vec<(Side, String, i64)>,
+    /// Log numbers of the actions taken back.
+    undone: Vec<i64>,
     /// Events (the serialised state after each change) go out here.
     pub tx: broadcast::Sender<Arc<String>>,
     /// `Some(node)` when another node owns the game: this room is its mirror, kept up to
@@ -179,6 +184,9 @@ impl Room {
             created_ms,
             result: None,
             draw_offer: None,
+            takeback_offer: None,
+            played: Vec::new(),
+            undone: Vec::new(),
             tx,
             mirror_of: None,
         })
@@ -363,8 +371,34 @@ impl Room {
         }
         let written = self.table.apply(text)?;
         self.draw_offer = None;
+        self.takeback_offer = None;
+        self.played
+            .push((side, written.clone(), self.log.len() as i64 + 1));
         self.result_from_rules();
         Ok(written)
+    }
+
+    /// Takes back `offerer`'s last move and every action after it: the table is rebuilt
+    /// from the start with the actions still in force.
+    fn take_back(&mut self, offerer: Side) -> Result<(), String> {
+        let Some(i) = self.played.iter().rposition(|(s, _, _)| *s == offerer) else {
+            return Err("there is no move of yours to take back".into());
+        };
+        // The offerer's whole turn (a run of its actions), and all that followed.
+        let mut from = i;
+        while from > 0 && self.played[from - 1].0 == offerer {
+            from -= 1;
+        }
+        let mut table = new_table(&self.spec.game)?;
+        for (_, text, n) in &self.played[..from] {
+            table
+                .apply(text)
+                .map_err(|e| format!("action {n} does not replay: {e}"))?;
+        }
+        self.undone
+            .extend(self.played.drain(from..).map(|(_, _, n)| n));
+        self.table = table;
+        Ok(())
     }
 
     fn apply_meta(&mut self, side: Side, meta: &str) -> Result<String, String> {
@@ -398,6 +432,34 @@ impl Room {
                     return Err("no draw is offered to you".into());
                 }
                 self.draw_offer = None;
+            }
+            // Takebacks: draughts, as on lidraughts (the dice games undo a play within the
+            // turn, before it is sent; once the next roll is seen, nothing goes back).
+            "takeback-offer" if draws => {
+                if self.takeback_offer == Some(side.opposite()) {
+                    return self.apply_meta(side, "takeback-accept");
+                }
+                if !self.played.iter().any(|(s, _, _)| *s == side) {
+                    return Err("there is no move of yours to take back".into());
+                }
+                if self.takeback_offer == Some(side) {
+                    return Err("you have already asked to take back".into());
+                }
+                self.takeback_offer = Some(side);
+            }
+            "takeback-accept" if draws => {
+                let Some(offerer) = self.takeback_offer.filter(|o| *o == side.opposite()) else {
+                    return Err("no takeback is asked of you".into());
+                };
+                self.take_back(offerer)?;
+                self.takeback_offer = None;
+                self.draw_offer = None;
+            }
+            "takeback-decline" if draws => {
+                if self.takeback_offer != Some(side.opposite()) {
+                    return Err("no takeback is asked of you".into());
+                }
+                self.takeback_offer = None;
             }
             "flag" => {
                 // Only the server writes it, when a clock runs out.
@@ -462,6 +524,7 @@ impl Room {
             self.dice.clone(),
             self.log.len(),
         );
+        let before_takeback = (self.takeback_offer, self.played.clone(), self.undone.len());
         let at = now_ms();
         let mut pending = Vec::new();
         match self.apply_player(side, text) {
@@ -475,6 +538,7 @@ impl Room {
         }
         self.log.extend(pending);
         self.engine_answers_draw(at);
+        self.engine_answers_takeback(at);
         self.draw_chance(at);
         let new = self.log[before.3..].to_vec();
         let result = self
@@ -488,10 +552,32 @@ impl Room {
             self.draw_offer = before.1;
             self.dice = before.2;
             self.log.truncate(before.3);
+            self.takeback_offer = before_takeback.0;
+            self.played = before_takeback.1;
+            self.undone.truncate(before_takeback.2);
             return Err(e.into());
         }
         self.announce();
         Ok(())
+    }
+
+    /// An engine seat grants a takeback at once (as lidraughts' engines do in casual games).
+    fn engine_answers_takeback(&mut self, at: i64) {
+        let Some(offerer) = self.takeback_offer else {
+            return;
+        };
+        let engine = offerer.opposite();
+        if !matches!(self.seats[engine.index()].kind, SeatKind::Engine { .. }) {
+            return;
+        }
+        if let Ok(written) = self.apply_meta(engine, "takeback-accept") {
+            self.log.push(StoredAction {
+                n: self.log.len() as i64 + 1,
+                side: side_name(engine).into(),
+                action: written,
+                at_ms: at,
+            });
+        }
     }
 
     /// An engine seat answers a draw offer at once: it accepts when its position looks lost
@@ -569,7 +655,9 @@ impl Room {
         let mut left = [i64::from(c.initial_s) * 1000; 2];
         let mut since = self.created_ms;
         let mut moved = [false; 2];
-        for a in &self.log {
+        // Table actions (offers and answers) neither stop a clock nor earn an increment: the
+        // time until a side's next move is charged to that move.
+        for a in self.log.iter().filter(|a| !a.action.starts_with('!')) {
             if let Some(s) = side_from(&a.side) {
                 // The clock starts with each side's first move.
                 if moved[s.index()] {
@@ -627,6 +715,8 @@ impl Room {
             "seed": self.result.as_ref().map(|_| hex(&self.seed)),
             "result": self.result,
             "draw_offer": self.draw_offer.map(side_name),
+            "takeback_offer": self.takeback_offer.map(side_name),
+            "undone": self.undone,
             "clock": self.clocks().map(|(left, running)| json!({"white_ms": left[0], "black_ms": left[1], "running": running.map(side_name)})),
         })
     }

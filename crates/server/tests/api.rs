@@ -394,3 +394,89 @@ async fn the_strong_engines_hold_the_backgammon_and_trictrac_seats() {
         assert!(s["v"].as_u64().unwrap() >= 200 || !s["result"].is_null());
     }
 }
+
+#[tokio::test]
+async fn a_takeback_is_asked_granted_and_replayed() {
+    let (app, _dir) = app().await;
+    let seats: Value = serde_json::from_str(TWO_HUMANS).unwrap();
+    let (id, tokens) = create(
+        &app,
+        json!({"family": "draughts", "variant": "english", "seats": seats}),
+    )
+    .await;
+    let start = state(&app, &id).await;
+    // English draughts: black moves first. `first` is the side that moves first.
+    let first = start["actor"].as_str().unwrap().to_owned();
+    assert_eq!(first, "black");
+    let t = |i: usize| tokens[usize::from(i == 0)].clone().unwrap();
+    let first_move = |s: &Value| s["legal"][0].as_str().unwrap().to_owned();
+    let ok = |(status, s): (StatusCode, Value)| {
+        assert_eq!(status, StatusCode::OK, "{s}");
+        s
+    };
+    // Nothing to take back before one's first move.
+    let (status, why) = act(&app, &id, &t(0), "!takeback-offer").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{why}");
+    let m1 = first_move(&start);
+    let after1 = ok(act(&app, &id, &t(0), &m1).await);
+    let m2 = first_move(&after1);
+    ok(act(&app, &id, &t(1), &m2).await);
+    // The second player declines the first one's request; asked again, grants it: both
+    // moves go (the first, and the answer), and the first player is to move at the start.
+    ok(act(&app, &id, &t(0), "!takeback-offer").await);
+    let (status, why) = act(&app, &id, &t(0), "!takeback-accept").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{why}");
+    let (status, s) = act(&app, &id, &t(1), "!takeback-decline").await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert!(s["takeback_offer"].is_null());
+    ok(act(&app, &id, &t(0), "!takeback-offer").await);
+    let (status, s) = act(&app, &id, &t(1), "!takeback-accept").await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["actor"], first.as_str());
+    assert_eq!(s["view"], start["view"], "the start position again");
+    assert_eq!(s["undone"], json!([1, 2]));
+    // A different first move now; the exported PDN has only the moves in force.
+    let other = start["legal"][1].as_str().unwrap().to_owned();
+    let (status, s) = act(&app, &id, &t(0), &other).await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    let (_, pdn) = call(&app, "GET", &format!("/api/games/{id}/export"), None).await;
+    let pdn = pdn.as_str().unwrap();
+    assert!(pdn.contains(&format!("1. {other}")), "{pdn}");
+    assert!(!pdn.contains(&format!("1. {m1}")), "{pdn}");
+    // The second player asks to take back nothing (no move of its in force): refused.
+    let (status, _) = act(&app, &id, &t(1), "!takeback-offer").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    // The record replays through the takeback: resign, then verify.
+    ok(act(&app, &id, &t(1), "!resign").await);
+    let (_, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+    tablier_server::room::verify(&record).unwrap();
+    // Dice games have no takebacks.
+    let (id, tokens) = create(&app, json!({"family": "backgammon", "seats": seats})).await;
+    let s = state(&app, &id).await;
+    let seat = usize::from(s["actor"] == "black");
+    let (status, why) = act(&app, &id, tokens[seat].as_ref().unwrap(), "!takeback-offer").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{why}");
+}
+
+#[tokio::test]
+async fn an_engine_grants_a_takeback() {
+    let (app, _dir) = app().await;
+    let (id, tokens) = create(
+        &app,
+        json!({"family": "draughts", "variant": "brazilian",
+               "seats": [{"kind":"human"},{"kind":"engine","level":1}]}),
+    )
+    .await;
+    let white = tokens[0].clone().unwrap();
+    let start = state(&app, &id).await;
+    let m = start["legal"][0].as_str().unwrap().to_owned();
+    act(&app, &id, &white, &m).await;
+    let s = play_out(&app, &id, 2, 30).await;
+    assert_eq!(s["actor"], "white");
+    let (status, s) = act(&app, &id, &white, "!takeback-offer").await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    let log = s["log"].as_array().unwrap();
+    assert_eq!(log[log.len() - 1]["action"], "!takeback-accept");
+    assert_eq!(s["view"], start["view"]);
+    assert_eq!(s["actor"], "white");
+}

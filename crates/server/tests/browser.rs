@@ -317,6 +317,37 @@ async fn draughts(c: &Client, base: &str) -> usize {
                 }
             }
         }
+        if moves == 3 {
+            // A takeback: the engine grants it at once; the last move of each side goes, the
+            // move list no longer shows them, and it is this side's turn again.
+            let (s, _) = my_turn(c).await;
+            if s["result"].is_null() {
+                let rows_before = js(
+                    c,
+                    "return document.querySelectorAll('#moves span[data-n]').length",
+                )
+                .await;
+                click(c, "#takeback").await;
+                let (after, _) = wait_state(c, |s, _| {
+                    s["log"]
+                        .as_array()
+                        .and_then(|l| l.last())
+                        .is_some_and(|a| a["action"] == "!takeback-accept")
+                })
+                .await;
+                assert!(!after["undone"].as_array().unwrap().is_empty());
+                let rows_after = js(
+                    c,
+                    "return document.querySelectorAll('#moves span[data-n]').length",
+                )
+                .await;
+                assert!(
+                    rows_after.as_u64() < rows_before.as_u64(),
+                    "{rows_before} moves listed before, {rows_after} after"
+                );
+                shot(c, "draughts-takeback").await;
+            }
+        }
         if moves == 5 {
             // The connection drops: the page reconnects with its last version and goes on.
             js(c, "window.tablier.socket.ws.close()").await;

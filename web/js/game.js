@@ -225,7 +225,7 @@ function renderLinks() {
   }
   html += `<div>Spectators: </div><div class="linkbox"><input readonly id="watch-link" value="${base}#watch"><button data-copy="watch-link">Copy</button></div>`;
   html += `<div><a href="/api/games/${id}/export" download>Download the game (${{ draughts: 'PDN', backgammon: '.mat', trictrac: 'trictrac record' }[s.spec.family]})</a>`;
-  if (s.result) html += ` · <a href="/api/games/${id}/record" download="${id}.json">record for tablier verify</a>`;
+  if (s.result) html += ` · <a href="/api/games/${id}/record" download="${id}.json">record for tablier verify</a></div><div><a class="primary-link" id="review-link" href="/g/${id}/review">Review the game with the engine →</a>`;
   html += '</div>';
   const box = $('links');
   if (box.dataset.html !== html) {

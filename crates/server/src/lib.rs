@@ -24,7 +24,8 @@
 //! 300, "increment_s": 5}}` and answers `{"id", "tokens": [white, black]}` (a token for each
 //! human seat). `GET /api/games/{id}` gives the state, `GET /api/games/{id}/record` the record
 //! (`tablier verify` checks it once the game is over), `GET /api/games/{id}/export` the game
-//! in its family's file format (PDN, `.mat`, trictrac JSON lines), `POST
+//! in its family's file format (PDN, `.mat`, trictrac JSON lines), `GET
+//! /api/games/{id}/review` (finished games) every position with the engine's judgement, `POST
 //! /api/games/{id}/act` `{"token", "action"}` acts without a socket.
 //!
 //! WebSocket `GET /ws/{id}?token=...&v=N` (no token: a spectator): the server sends
@@ -91,6 +92,8 @@ pub struct Hub {
     store: Arc<dyn Storage>,
     rooms: Arc<Mutex<HashMap<String, Arc<Mutex<Room>>>>>,
     http: HttpClient,
+    /// Reviews of finished games (they never change), computed once.
+    reviews: Arc<Mutex<HashMap<String, Arc<String>>>>,
 }
 
 /// An error answered to a client: a status and a reason in words.
@@ -155,6 +158,7 @@ impl Hub {
             store,
             rooms: Arc::new(Mutex::new(HashMap::new())),
             http,
+            reviews: Arc::new(Mutex::new(HashMap::new())),
         };
         let ids = hub.store.unfinished().await.map_err(|e| e.to_string())?;
         for id in ids {
@@ -600,6 +604,69 @@ async fn act_http(
     Ok(Json(state))
 }
 
+/// The most reviews kept in memory.
+const REVIEWS_KEPT: usize = 256;
+
+/// `GET /api/games/{id}/review`: every position of a finished game with the engine's
+/// judgement of it (for the review page's graph), and its view to draw it.
+async fn review(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let json_response = |body: Arc<String>| {
+        (
+            [(header::CONTENT_TYPE, "application/json")],
+            body.as_str().to_owned(),
+        )
+            .into_response()
+    };
+    if let Some(body) = hub.reviews.lock().await.get(&id).cloned() {
+        return Ok(json_response(body));
+    }
+    let room = hub.load(&id).await?.ok_or_else(not_found)?;
+    hub.refresh(&room).await;
+    let (family, tables) = {
+        let r = room.lock().await;
+        if r.result().is_none() {
+            return Err(ApiError(
+                StatusCode::FORBIDDEN,
+                "the review opens when the game is over (no engine help during play)".into(),
+            ));
+        }
+        (
+            r.spec.game.family,
+            r.review_tables().map_err(|e| damaged(&id, &e))?,
+        )
+    };
+    let positions = tokio::task::spawn_blocking(move || {
+        tables
+            .into_iter()
+            .map(|(a, t)| {
+                json!({
+                    "n": a.as_ref().map(|a| a.n),
+                    "side": a.as_ref().map(|a| a.side.clone()),
+                    "action": a.as_ref().map(|a| a.action.clone()),
+                    "value": t.review_value(),
+                    "view": t.view(),
+                })
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let body = Arc::new(
+        json!({
+            "id": id,
+            "unit": table::review_unit(family),
+            "positions": positions,
+        })
+        .to_string(),
+    );
+    let mut reviews = hub.reviews.lock().await;
+    if reviews.len() >= REVIEWS_KEPT {
+        reviews.clear();
+    }
+    reviews.insert(id, body.clone());
+    Ok(json_response(body))
+}
+
 async fn export(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
     hub.refresh(&room).await;
@@ -759,11 +826,16 @@ pub fn router(hub: Hub) -> Router {
     Router::new()
         .route("/", get(|| async { serve_asset("index.html") }))
         .route("/g/{id}", get(|| async { serve_asset("game.html") }))
+        .route(
+            "/g/{id}/review",
+            get(|| async { serve_asset("review.html") }),
+        )
         .route("/static/{*path}", get(asset))
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/record", get(game_record))
         .route("/api/games/{id}/export", get(export))
+        .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/act", post(act_http))
         .route("/ws/{id}", get(ws_handler))
         .layer(DefaultBodyLimit::max(16 * 1024))

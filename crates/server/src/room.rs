@@ -276,6 +276,30 @@ impl Room {
         Ok(new)
     }
 
+    /// The game's positions for its review: the start, then the table after each action in
+    /// force (not table actions, not moves taken back), with that action.
+    ///
+    /// # Errors
+    /// When the log does not replay (a damaged record).
+    pub fn review_tables(&self) -> Result<Vec<(Option<StoredAction>, Box<dyn Table>)>, String> {
+        let mut room = Room::blank(
+            self.id.clone(),
+            self.spec.clone(),
+            self.seed,
+            self.seats.clone(),
+            self.created_ms,
+        )?;
+        let mut out = vec![(None, room.table.boxed_clone())];
+        for a in &self.log {
+            room.replay_one(a)?;
+            room.log.push(a.clone());
+            if !a.action.starts_with('!') && !self.undone.contains(&a.n) {
+                out.push((Some(a.clone()), room.table.boxed_clone()));
+            }
+        }
+        Ok(out)
+    }
+
     /// Applies one logged action during a replay (also used by `tablier verify`).
     fn replay_one(&mut self, a: &StoredAction) -> Result<(), String> {
         let n = a.n;

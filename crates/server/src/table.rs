@@ -65,6 +65,10 @@ pub trait Table: Send + Sync {
     fn heuristic(&self, side: Side) -> f64;
     /// The strong engine's action for `side` at `level`, where the game has one.
     fn engine_choice(&self, side: Side, level: u8, seed: u64) -> Option<String>;
+    /// The engine's judgement of the position for the review graph, from White's side, in
+    /// the family's [`review_unit`]; `None` where the family judges no position here (in
+    /// the middle of a turn, or dice in hand).
+    fn review_value(&self) -> Option<f64>;
     /// The game in its family's file format: (MIME type, file name extension, text).
     fn export(&self) -> (&'static str, &'static str, String);
 }
@@ -129,6 +133,52 @@ pub trait Evaluate {
         let _ = (side, level, seed);
         None
     }
+
+    /// The engine's judgement for the review page, from White's side (see
+    /// [`Table::review_value`]).
+    fn review_value(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// What the review graph measures: draughts in men (the engine's score at depth 6),
+/// backgammon in White's chance to win the game in percent (0-ply, cubeless), trictrac in
+/// holes (White's expected margin at the end of the partie, by the trained evaluation).
+#[must_use]
+pub fn review_unit(family: Family) -> &'static str {
+    match family {
+        Family::Draughts => "men",
+        Family::Backgammon => "% to win",
+        Family::Trictrac => "holes",
+    }
+}
+
+/// The draughts engine's score of `pos` for White, in men, searched to depth 6 (±20 for a
+/// won game).
+fn draughts_review<G: tablier_draughts::Geometry>(
+    pos: &tablier_draughts::Position<G>,
+    over: Option<Outcome>,
+) -> f64 {
+    match over {
+        Some(Outcome::Win { winner, .. }) => {
+            return if winner == Side::White { 20.0 } else { -20.0 }
+        }
+        Some(Outcome::Draw) => return 0.0,
+        None => {}
+    }
+    let mut engine = tablier_draughts_engine::Engine::<G>::new(pos.variant(), 1);
+    let r = engine.search(
+        pos,
+        &[],
+        &tablier_draughts_engine::Limits::depth(6),
+        &mut |_| {},
+    );
+    let men = (f64::from(r.score) / 100.0).clamp(-20.0, 20.0);
+    if pos.side_to_move() == Side::White {
+        men
+    } else {
+        -men
+    }
 }
 
 /// The draughts engine's level for a server level: 1 to 4 spread over the engine's range
@@ -160,6 +210,10 @@ impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::game::Game<G>
         let m = engine.play_level(pos, hist, draughts_level(level), &mut rng)?;
         Some(self.format_action(&m))
     }
+
+    fn review_value(&self) -> Option<f64> {
+        Some(draughts_review(self.position(), self.outcome()))
+    }
 }
 
 impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::french::FrenchGame<G> {
@@ -188,6 +242,12 @@ impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::french::Frenc
         let mut engine = tablier_draughts_engine::Engine::<G>::new(variant, 16);
         let a = tablier_draughts_engine::french::choose(&mut engine, self, &limits)?;
         Some(self.format_action(&a))
+    }
+
+    fn review_value(&self) -> Option<f64> {
+        // Between turns only (not while a huff is pending).
+        matches!(self.actor(), Actor::Player(_) | Actor::Nobody)
+            .then(|| draughts_review(self.position(), self.outcome()))
     }
 }
 
@@ -240,6 +300,22 @@ impl Evaluate for tablier_backgammon::game::Match {
         let a = player.choose(eval::Evaluator::shipped(), self, &mut rng, &mut scratch)?;
         Some(self.format_action(&a))
     }
+
+    fn review_value(&self) -> Option<f64> {
+        use tablier_backgammon::game::Phase;
+        use tablier_backgammon_engine::eval;
+        if !matches!(self.phase(), Phase::BeforeRoll | Phase::Rolling) {
+            return None;
+        }
+        let mut scratch = eval::Scratch::default();
+        let p = eval::Evaluator::shipped().probs(&self.position(), &mut scratch);
+        let win = f64::from(p[0]) * 100.0;
+        Some(if self.turn() == Side::White {
+            win
+        } else {
+            100.0 - win
+        })
+    }
 }
 
 impl Evaluate for tablier_trictrac::game::Trictrac {
@@ -260,6 +336,28 @@ impl Evaluate for tablier_trictrac::game::Trictrac {
             .min(tablier_trictrac_engine::MAX_LEVEL);
         let a = tablier_trictrac_engine::choose_action(self, level, seed).ok()?;
         Some(self.format_action(&a))
+    }
+
+    fn review_value(&self) -> Option<f64> {
+        use tablier_trictrac::Phase;
+        match self.phase() {
+            Phase::Roll => {
+                let state = tablier_trictrac_engine::state_of(self);
+                // The trained evaluation itself (a throw ahead costs 21 times as much, and a
+                // partie has hundreds of positions).
+                let search = tablier_trictrac_engine::Search::new(
+                    tablier_trictrac_engine::Weights::shipped(),
+                    1,
+                );
+                let v = search.throw_value(&state, 0);
+                Some(if self.roller() == Side::White { v } else { -v })
+            }
+            Phase::Over => {
+                let m = self.marker();
+                Some(f64::from(m.holes(Side::White)) - f64::from(m.holes(Side::Black)))
+            }
+            _ => None,
+        }
     }
 }
 
@@ -286,6 +384,10 @@ where
 
     fn engine_choice(&self, side: Side, level: u8, seed: u64) -> Option<String> {
         self.0.strong_choice(side, level, seed)
+    }
+
+    fn review_value(&self) -> Option<f64> {
+        self.0.review_value()
     }
 
     fn export(&self) -> (&'static str, &'static str, String) {

@@ -285,6 +285,21 @@ async fn a_finished_game_reveals_its_seed_and_verifies() {
     assert!(tablier_server::room::verify(&forged)
         .unwrap_err()
         .contains("commitment"));
+    // The review: every position in force with the engine's judgement (White's chance to
+    // win, in percent), and the view to draw it.
+    let (status, review) = call(&app, "GET", &format!("/api/games/{id}/review"), None).await;
+    assert_eq!(status, StatusCode::OK, "{review}");
+    assert_eq!(review["unit"], "% to win");
+    let positions = review["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), s["log"].as_array().unwrap().len() + 1);
+    let values: Vec<f64> = positions
+        .iter()
+        .filter_map(|p| p["value"].as_f64())
+        .collect();
+    assert!(values.len() > 10 && values.iter().all(|v| (0.0..=100.0).contains(v)));
+    // At the end the winner's chance is certain.
+    let last = positions.last().unwrap();
+    assert!(last["view"].is_object());
     // The match file.
     let (status, text) = call(&app, "GET", &format!("/api/games/{id}/export"), None).await;
     assert_eq!(status, StatusCode::OK);
@@ -414,6 +429,9 @@ async fn a_takeback_is_asked_granted_and_replayed() {
         assert_eq!(status, StatusCode::OK, "{s}");
         s
     };
+    // No review while the game is on (no engine help during play).
+    let (status, why) = call(&app, "GET", &format!("/api/games/{id}/review"), None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{why}");
     // Nothing to take back before one's first move.
     let (status, why) = act(&app, &id, &t(0), "!takeback-offer").await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{why}");
@@ -450,6 +468,14 @@ async fn a_takeback_is_asked_granted_and_replayed() {
     ok(act(&app, &id, &t(1), "!resign").await);
     let (_, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
     tablier_server::room::verify(&record).unwrap();
+    // The review leaves out the moves taken back: the start and the one move in force.
+    let (status, review) = call(&app, "GET", &format!("/api/games/{id}/review"), None).await;
+    assert_eq!(status, StatusCode::OK, "{review}");
+    let positions = review["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 2, "{review}");
+    assert_eq!(positions[1]["action"], other.as_str());
+    assert_eq!(review["unit"], "men");
+    assert!(positions[0]["value"].as_f64().unwrap().abs() < 1.0);
     // Dice games have no takebacks.
     let (id, tokens) = create(&app, json!({"family": "backgammon", "seats": seats})).await;
     let s = state(&app, &id).await;

@@ -378,6 +378,56 @@ async fn draughts(c: &Client, base: &str) -> usize {
     moves
 }
 
+/// The finished game's review page: the link on the game page opens it, the engine's graph
+/// and the list of positions appear, and clicking a position shows it.
+async fn review(c: &Client, name: &str) {
+    let t = Instant::now();
+    click(c, "#review-link").await;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while js(c, "return window.tablier && window.tablier.ready === true").await != json!(true) {
+        let err = js(
+            c,
+            "return document.getElementById('graph')?.textContent || ''",
+        )
+        .await;
+        assert!(
+            Instant::now() < deadline,
+            "the review of {name} did not open: {err}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        exists(c, "svg.evalgraph path.g-line").await,
+        "{name}: no graph"
+    );
+    let rows = js(c, "return document.querySelectorAll('#moves tr').length").await;
+    let positions = js(c, "return window.tablier.review.positions.length").await;
+    assert_eq!(rows, positions);
+    assert!(
+        positions.as_u64().unwrap() > 2,
+        "{name}: {positions} positions"
+    );
+    click(c, "#moves tr[data-i='1']").await;
+    assert_eq!(js(c, "return window.tablier.at").await, json!(1));
+    click(c, "#last").await;
+    println!(
+        "{name}: review of {positions} positions in {:.1?}",
+        t.elapsed()
+    );
+    shot(c, &format!("{name}-review")).await;
+    // Back to the game page.
+    click(c, "#back").await;
+    while js(
+        c,
+        "return !!(window.tablier && window.tablier.socket && window.tablier.state)",
+    )
+    .await
+        != json!(true)
+    {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// Drags the piece on square `from` to square `to` with the mouse.
 async fn drag(c: &Client, from: u64, to: u64) {
     // Viewport coordinates (the board is redrawn under the pointer, so no element handles).
@@ -702,10 +752,12 @@ async fn spectate(c: &Client) {
     let (s, you) = wait_state(c, |s, _| !s.is_null() && s["v"] != json!(100000)).await;
     assert!(you.is_null(), "a spectator has no seat");
     assert!(!s["result"].is_null());
-    assert!(
-        !exists(c, "#result.hidden").await,
-        "the result banner shows"
-    );
+    // The state may arrive a moment before the board's module has loaded and drawn it.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while exists(c, "#result.hidden").await {
+        assert!(Instant::now() < deadline, "the result banner shows");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     assert!(
         exists(c, "#resign.hidden").await,
         "a spectator cannot resign"
@@ -729,6 +781,7 @@ async fn a_person_plays_every_family_in_chromium() {
     println!("draughts: {n} moves through clicks in {:.1?}", t.elapsed());
     let (s, _) = state(&c).await;
     assert!(!s["result"].is_null());
+    review(&c, "draughts").await;
     path_chooser(&c).await;
     spectate(&c).await;
     shot(&c, "draughts-spectator").await;
@@ -744,11 +797,13 @@ async fn a_person_plays_every_family_in_chromium() {
         exists(&c, "#seed").await,
         "the page shows the seed at the end"
     );
+    review(&c, "backgammon").await;
     let t = Instant::now();
     let n = trictrac(&c, &base).await;
     println!("trictrac: {n} plays through clicks in {:.1?}", t.elapsed());
     let (s, _) = state(&c).await;
     assert!(!s["result"].is_null());
+    review(&c, "trictrac").await;
     let t = Instant::now();
     let n = trictrac_ecoles(&c, &base).await;
     println!(

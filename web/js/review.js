@@ -1,0 +1,129 @@
+// The review page of a finished game: every position, the engine's judgement of each as a
+// graph (click it, or a move, or use the arrow keys), and the board as it stood.
+import { el, text } from './svg.js';
+
+const $ = (id) => document.getElementById(id);
+const id = location.pathname.split('/').filter(Boolean)[1];
+const app = { id, state: null, review: null, at: 0, board: null, module: null };
+window.tablier = app; // for the browser tests and the curious
+
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+
+// How each unit is drawn: the range shown and how a value reads.
+const UNITS = {
+  men: { lo: -5, hi: 5, mid: 0, fmt: (v) => (v >= 20 ? 'White wins' : v <= -20 ? 'Black wins' : (v > 0 ? '+' : '') + v.toFixed(2)), say: 'men for White (depth 6)' },
+  '% to win': { lo: 0, hi: 100, mid: 50, fmt: (v) => v.toFixed(1) + '%', say: "White's chance to win the game (0-ply)" },
+  holes: { lo: -12, hi: 12, mid: 0, fmt: (v) => (v > 0 ? '+' : '') + v.toFixed(1), say: 'holes for White at the end (expected)' },
+};
+
+async function getJson(url) {
+  const r = await fetch(url);
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(body.error || `${r.status}`);
+  return body;
+}
+
+function positionState(i) {
+  const p = app.review.positions[i];
+  const ns = new Set(app.review.positions.slice(1, i + 1).map((q) => q.n));
+  const upTo = p.n ?? 0;
+  // The log as it stood, without what was taken back later.
+  const log = app.state.log.filter((a) => a.n <= upTo && (ns.has(a.n) || a.action.startsWith('!') || !a.side));
+  return { ...app.state, v: 1e6 + i, view: p.view, log, actor: 'nobody', legal: [], result: null, undone: [], draw_offer: null, takeback_offer: null, clock: null };
+}
+
+function drawGraph() {
+  const u = UNITS[app.review.unit] || UNITS.men;
+  const pts = app.review.positions;
+  const W = 320; const H = 150; const pad = 4;
+  const x = (i) => pad + (i * (W - 2 * pad)) / Math.max(1, pts.length - 1);
+  const y = (v) => { const c = Math.max(u.lo, Math.min(u.hi, v)); return pad + ((u.hi - c) * (H - 2 * pad)) / (u.hi - u.lo); };
+  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'evalgraph', role: 'img', 'aria-label': 'evaluation graph' });
+  el('rect', { x: 0, y: 0, width: W, height: H, class: 'g-bg' }, svg);
+  el('rect', { x: 0, y: y(u.mid), width: W, height: H - y(u.mid), class: 'g-black' }, svg);
+  const known = pts.map((p, i) => [i, p.value]).filter(([, v]) => v !== null && v !== undefined);
+  if (known.length) {
+    const line = known.map(([i, v], k) => `${k ? 'L' : 'M'}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(' ');
+    const area = `${line} L${x(known[known.length - 1][0]).toFixed(1)} ${y(u.mid)} L${x(known[0][0]).toFixed(1)} ${y(u.mid)} Z`;
+    el('path', { d: area, class: 'g-area' }, svg);
+    el('path', { d: line, class: 'g-line' }, svg);
+  }
+  el('line', { x1: 0, x2: W, y1: y(u.mid), y2: y(u.mid), class: 'g-mid' }, svg);
+  text(svg, 4, 12, `White ${u.fmt(u.hi)}`, { class: 'g-label' });
+  text(svg, 4, H - 5, `Black ${u.fmt(u.lo)}`, { class: 'g-label' });
+  const cursor = el('line', { x1: x(app.at), x2: x(app.at), y1: 0, y2: H, class: 'g-cursor', id: 'g-cursor' }, svg);
+  svg.addEventListener('click', (ev) => {
+    const r = svg.getBoundingClientRect();
+    const fx = ((ev.clientX - r.left) / r.width) * W;
+    go(Math.round(((fx - pad) * (pts.length - 1)) / (W - 2 * pad)));
+  });
+  const box = $('graph');
+  box.innerHTML = '';
+  box.appendChild(svg);
+  app.cursor = (i) => { cursor.setAttribute('x1', x(i)); cursor.setAttribute('x2', x(i)); };
+  $('unit').textContent = `(${u.say})`;
+}
+
+function drawMoves() {
+  const u = UNITS[app.review.unit] || UNITS.men;
+  const rows = app.review.positions.map((p, i) => {
+    const who = p.side ? p.side : p.n ? 'dice' : '';
+    const what = p.action ? esc(p.action) : 'start';
+    const val = p.value === null || p.value === undefined ? '' : u.fmt(p.value);
+    return `<tr data-i="${i}"><td class="n">${i || ''}</td><td class="who">${who}</td><td>${what}</td><td class="val">${val}</td></tr>`;
+  });
+  $('moves').innerHTML = `<table>${rows.join('')}</table>`;
+  for (const tr of $('moves').querySelectorAll('tr')) tr.onclick = () => go(Number(tr.dataset.i));
+}
+
+function go(i) {
+  const n = app.review.positions.length;
+  app.at = Math.max(0, Math.min(n - 1, i));
+  app.board.render(positionState(app.at), null, false);
+  app.cursor?.(app.at);
+  for (const tr of $('moves').querySelectorAll('tr')) tr.classList.toggle('on', Number(tr.dataset.i) === app.at);
+  $('moves').querySelector('tr.on')?.scrollIntoView({ block: 'nearest' });
+  const p = app.review.positions[app.at];
+  const u = UNITS[app.review.unit] || UNITS.men;
+  $('where').textContent = `${app.at} / ${n - 1}`;
+  $('now').textContent = p.value === null || p.value === undefined ? '' : `${p.action ? `After ${p.action}` : 'At the start'}: ${u.fmt(p.value)}`;
+}
+
+async function main() {
+  $('back').href = `/g/${id}`;
+  app.state = await getJson(`/api/games/${id}`);
+  const fam = app.state.spec.family;
+  $('title').textContent = `Review · ${fam[0].toUpperCase() + fam.slice(1)} ${id}`;
+  app.module = await import(`./${fam}.js`);
+  app.board = app.module.create($('board'), $('controls'), { act: async () => false, toast: () => {} });
+  if (app.state.result) {
+    const r = app.state.result;
+    $('result').classList.remove('hidden');
+    const why = { resign: ' by resignation', time: ' on time', 'draw-agreed': ' by agreement', rules: '' }[r.reason] ?? ` (${r.reason})`;
+    $('result').textContent = r.winner ? `${r.winner === 'white' ? 'White' : 'Black'} wins${why}` : `Draw${why}`;
+  }
+  try {
+    app.review = await getJson(`/api/games/${id}/review`);
+  } catch (e) {
+    $('graph').textContent = e.message;
+    app.board.render(app.state, null, false);
+    return;
+  }
+  drawGraph();
+  drawMoves();
+  go(app.review.positions.length - 1);
+  app.ready = true;
+}
+
+$('first').onclick = () => go(0);
+$('prev').onclick = () => go(app.at - 1);
+$('next').onclick = () => go(app.at + 1);
+$('last').onclick = () => go(1e9);
+document.addEventListener('keydown', (e) => {
+  if (!app.review) return;
+  if (e.key === 'ArrowLeft') go(app.at - 1);
+  else if (e.key === 'ArrowRight') go(app.at + 1);
+  else if (e.key === 'Home') go(0);
+  else if (e.key === 'End') go(1e9);
+});
+main();

@@ -120,6 +120,10 @@ impl From<StoreError> for Refusal {
     }
 }
 
+/// A position of a game's review: the action that led to it (none at the start) and the
+/// table then.
+pub type ReviewPosition = (Option<StoredAction>, Box<dyn Table>);
+
 /// A live game.
 pub struct Room {
     /// The public id.
@@ -281,7 +285,7 @@ impl Room {
     ///
     /// # Errors
     /// When the log does not replay (a damaged record).
-    pub fn review_tables(&self) -> Result<Vec<(Option<StoredAction>, Box<dyn Table>)>, String> {
+    pub fn review_tables(&self) -> Result<Vec<ReviewPosition>, String> {
         let mut room = Room::blank(
             self.id.clone(),
             self.spec.clone(),

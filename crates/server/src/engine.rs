@@ -14,8 +14,24 @@ use crate::table::Table;
 /// The highest level offered.
 pub const MAX_LEVEL: u8 = 4;
 
-/// The action an engine at `level` chooses for `side`, or `None` if it has nothing to do.
-pub fn choose(table: &dyn Table, side: Side, level: u8, rng: &mut impl Rng) -> Option<String> {
+/// The thinking time an engine allows itself on a clock with `left_ms` remaining and
+/// `increment_ms` per move: a thirtieth of what is left plus most of the increment, so that
+/// it never loses on time by thinking.
+#[must_use]
+pub fn budget(left_ms: i64, increment_ms: i64) -> std::time::Duration {
+    let ms = (left_ms.max(0) / 30 + increment_ms * 3 / 4).max(20);
+    std::time::Duration::from_millis(ms as u64)
+}
+
+/// The action an engine at `level` chooses for `side`, or `None` if it has nothing to do;
+/// `budget` caps its thinking time when a clock runs.
+pub fn choose(
+    table: &dyn Table,
+    side: Side,
+    level: u8,
+    budget: Option<std::time::Duration>,
+    rng: &mut impl Rng,
+) -> Option<String> {
     if table.actor() != Actor::Player(side) {
         return None;
     }
@@ -36,7 +52,7 @@ pub fn choose(table: &dyn Table, side: Side, level: u8, rng: &mut impl Rng) -> O
     if level == 0 || legal.len() == 1 {
         return Some(legal[rng.gen_range(0..legal.len())].clone());
     }
-    if let Some(text) = table.engine_choice(side, level.min(MAX_LEVEL), rng.gen()) {
+    if let Some(text) = table.engine_choice(side, level.min(MAX_LEVEL), rng.gen(), budget) {
         return Some(text);
     }
     let depth = u32::from(level.min(MAX_LEVEL));

@@ -461,21 +461,28 @@ impl Hub {
     fn kick(&self, room: Arc<Mutex<Room>>) -> impl std::future::Future<Output = ()> + Send {
         let hub = self.clone();
         async move {
-            let (engine, version, flag_in) = {
+            let (engine, version, flag_in, clocks, increment) = {
                 let r = room.lock().await;
                 if r.mirror_of.is_some() {
                     return;
                 }
-                (r.engine_to_act(), r.version(), r.ms_to_flag())
+                (
+                    r.engine_to_act(),
+                    r.version(),
+                    r.ms_to_flag(),
+                    r.clocks(),
+                    r.spec.clock.map_or(0, |c| i64::from(c.increment_s) * 1000),
+                )
             };
             if let Some((side, level)) = engine {
+                let budget = clocks.map(|(left, _)| engine::budget(left[side.index()], increment));
                 let hub2 = hub.clone();
                 let room2 = room.clone();
                 tokio::spawn(async move {
                     let table = room2.lock().await.table_copy();
                     let choice = tokio::task::spawn_blocking(move || {
                         let mut rng = rand::thread_rng();
-                        engine::choose(table.as_ref(), side, level, &mut rng)
+                        engine::choose(table.as_ref(), side, level, budget, &mut rng)
                     })
                     .await
                     .ok()

@@ -63,8 +63,15 @@ pub trait Table: Send + Sync {
     fn boxed_clone(&self) -> Box<dyn Table>;
     /// A rough value of the position for `side` (higher is better): the simple engine's guide.
     fn heuristic(&self, side: Side) -> f64;
-    /// The strong engine's action for `side` at `level`, where the game has one.
-    fn engine_choice(&self, side: Side, level: u8, seed: u64) -> Option<String>;
+    /// The strong engine's action for `side` at `level`, where the game has one, thinking
+    /// no longer than `budget` when a clock runs.
+    fn engine_choice(
+        &self,
+        side: Side,
+        level: u8,
+        seed: u64,
+        budget: Option<std::time::Duration>,
+    ) -> Option<String>;
     /// The engine's judgement of the position for the review graph, from White's side, in
     /// the family's [`review_unit`]; `None` where the family judges no position here (in
     /// the middle of a turn, or dice in hand).
@@ -128,9 +135,17 @@ pub trait Evaluate {
     /// The strong engine's action for `side` at server `level` (1 to
     /// [`crate::engine::MAX_LEVEL`]), in notation; `None` where the game has no strong
     /// engine yet (the simple engine plays) or `side` is not to act. `seed` drives the
-    /// weaker levels' random choices.
-    fn strong_choice(&self, side: Side, level: u8, seed: u64) -> Option<String> {
-        let _ = (side, level, seed);
+    /// weaker levels' random choices; `budget`, when a clock runs, caps the thinking time
+    /// (only the draughts levels that think for a set time need it: the others answer in
+    /// well under a second).
+    fn strong_choice(
+        &self,
+        side: Side,
+        level: u8,
+        seed: u64,
+        budget: Option<std::time::Duration>,
+    ) -> Option<String> {
+        let _ = (side, level, seed, budget);
         None
     }
 
@@ -197,7 +212,13 @@ impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::game::Game<G>
         material(self.position(), side)
     }
 
-    fn strong_choice(&self, side: Side, level: u8, seed: u64) -> Option<String> {
+    fn strong_choice(
+        &self,
+        side: Side,
+        level: u8,
+        seed: u64,
+        budget: Option<std::time::Duration>,
+    ) -> Option<String> {
         use rand::SeedableRng;
         if self.actor() != Actor::Player(side) {
             return None;
@@ -206,8 +227,19 @@ impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::game::Game<G>
         let mut engine = tablier_draughts_engine::Engine::<G>::new(pos.variant(), 16);
         let hist = self.positions_since_irreversible();
         let hist = &hist[..hist.len().saturating_sub(1)];
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-        let m = engine.play_level(pos, hist, draughts_level(level), &mut rng)?;
+        let level = draughts_level(level);
+        let spec = tablier_draughts_engine::level_spec(level);
+        let m = match budget {
+            Some(b) if spec.move_time_ms > 0 => {
+                let t = b.min(std::time::Duration::from_millis(spec.move_time_ms));
+                let limits = tablier_draughts_engine::Limits::move_time(t);
+                engine.search(pos, hist, &limits, &mut |_| {}).best?
+            }
+            _ => {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                engine.play_level(pos, hist, level, &mut rng)?
+            }
+        };
         Some(self.format_action(&m))
     }
 
@@ -226,15 +258,20 @@ impl<G: tablier_draughts::Geometry> Evaluate for tablier_draughts::french::Frenc
         material(self.position(), side)
     }
 
-    fn strong_choice(&self, side: Side, level: u8, _seed: u64) -> Option<String> {
+    fn strong_choice(
+        &self,
+        side: Side,
+        level: u8,
+        _seed: u64,
+        budget: Option<std::time::Duration>,
+    ) -> Option<String> {
         if self.actor() != Actor::Player(side) {
             return None;
         }
         let spec = tablier_draughts_engine::level_spec(draughts_level(level));
         let limits = if spec.move_time_ms > 0 {
-            tablier_draughts_engine::Limits::move_time(std::time::Duration::from_millis(
-                spec.move_time_ms,
-            ))
+            let t = std::time::Duration::from_millis(spec.move_time_ms);
+            tablier_draughts_engine::Limits::move_time(budget.map_or(t, |b| b.min(t)))
         } else {
             tablier_draughts_engine::Limits::depth(spec.depth)
         };
@@ -288,7 +325,13 @@ impl Evaluate for tablier_backgammon::game::Match {
         v
     }
 
-    fn strong_choice(&self, side: Side, level: u8, seed: u64) -> Option<String> {
+    fn strong_choice(
+        &self,
+        side: Side,
+        level: u8,
+        seed: u64,
+        _budget: Option<std::time::Duration>,
+    ) -> Option<String> {
         use rand::SeedableRng;
         use tablier_backgammon_engine::{eval, player::Player};
         if self.actor() != Actor::Player(side) {
@@ -327,7 +370,13 @@ impl Evaluate for tablier_trictrac::game::Trictrac {
 
     /// Server levels 1 to 4 are the trictrac engine's levels 0 to 3 (1 ply with much noise,
     /// 1 ply with a little, 1 ply, 2 plies).
-    fn strong_choice(&self, side: Side, level: u8, seed: u64) -> Option<String> {
+    fn strong_choice(
+        &self,
+        side: Side,
+        level: u8,
+        seed: u64,
+        _budget: Option<std::time::Duration>,
+    ) -> Option<String> {
         if self.actor() != Actor::Player(side) {
             return None;
         }
@@ -382,8 +431,14 @@ where
         self.0.evaluate(side)
     }
 
-    fn engine_choice(&self, side: Side, level: u8, seed: u64) -> Option<String> {
-        self.0.strong_choice(side, level, seed)
+    fn engine_choice(
+        &self,
+        side: Side,
+        level: u8,
+        seed: u64,
+        budget: Option<std::time::Duration>,
+    ) -> Option<String> {
+        self.0.strong_choice(side, level, seed, budget)
     }
 
     fn review_value(&self) -> Option<f64> {
@@ -532,18 +587,18 @@ mod tests {
         .unwrap();
         for level in 2..=crate::engine::MAX_LEVEL {
             assert_eq!(
-                m.strong_choice(Side::White, level, 1).as_deref(),
+                m.strong_choice(Side::White, level, 1, None).as_deref(),
                 Some("double"),
                 "level {level}"
             );
         }
         // Not the other side's turn to decide.
-        assert_eq!(m.strong_choice(Side::Black, 2, 1), None);
+        assert_eq!(m.strong_choice(Side::Black, 2, 1, None), None);
         let mut doubled = m.clone();
         doubled
             .apply(&doubled.parse_action("double").unwrap())
             .unwrap();
-        let answer = doubled.strong_choice(Side::Black, 2, 1).unwrap();
+        let answer = doubled.strong_choice(Side::Black, 2, 1, None).unwrap();
         assert!(answer == "take" || answer == "drop", "{answer}");
     }
 
@@ -557,7 +612,8 @@ mod tests {
         for _ in 0..300 {
             match g.actor() {
                 Actor::Player(side) => {
-                    let text = g.strong_choice(side, 1 + (g.legal_actions().len() % 4) as u8, 3);
+                    let text =
+                        g.strong_choice(side, 1 + (g.legal_actions().len() % 4) as u8, 3, None);
                     let text = text.expect("the engine chooses");
                     let a = g.parse_action(&text).unwrap();
                     assert!(g.legal_actions().contains(&a), "{text}");

@@ -506,3 +506,34 @@ async fn an_engine_grants_a_takeback() {
     assert_eq!(s["view"], start["view"]);
     assert_eq!(s["actor"], "white");
 }
+
+#[tokio::test]
+async fn an_engine_on_a_clock_thinks_within_its_time() {
+    let (app, _dir) = app().await;
+    // Level 4 thinks 3 s a move without a clock; with 10 s for the game it allows itself a
+    // thirtieth of what is left (about a third of a second).
+    let (id, tokens) = create(
+        &app,
+        json!({"family": "draughts", "variant": "international",
+               "seats": [{"kind":"human"},{"kind":"engine","level":4}],
+               "clock": {"initial_s": 10, "increment_s": 0}}),
+    )
+    .await;
+    let white = tokens[0].clone().unwrap();
+    for _ in 0..2 {
+        let s = state(&app, &id).await;
+        let m = s["legal"][0].as_str().unwrap().to_owned();
+        let (status, s) = act(&app, &id, &white, &m).await;
+        assert_eq!(status, StatusCode::OK, "{s}");
+        let v = s["v"].as_u64().unwrap();
+        let t0 = std::time::Instant::now();
+        let s = play_out(&app, &id, v + 1, 10).await;
+        let took = t0.elapsed();
+        assert_eq!(s["actor"], "white");
+        assert!(
+            took < std::time::Duration::from_millis(2500),
+            "the engine took {took:?} of its 10 s"
+        );
+        assert!(s["clock"]["black_ms"].as_i64().unwrap() > 7_000, "{s}");
+    }
+}

@@ -178,22 +178,20 @@ function renderOffer() {
   tb.classList.toggle('hidden', !(playing && draws));
   tb.disabled = !myMoves || s.takeback_offer === app.you;
   tb.textContent = s.takeback_offer === app.you ? '↶ Takeback asked' : '↶ Takeback';
+  // An offer to answer: a sentence and two buttons sending the table actions.
+  const ask = (sentence, what, yes, no) => {
+    box.classList.remove('hidden');
+    box.innerHTML = `<span>${sentence}</span>`;
+    const a = document.createElement('button'); a.textContent = yes; a.className = 'primary'; a.id = `${what}-accept`;
+    a.onclick = () => act(`!${what}-accept`);
+    const d = document.createElement('button'); d.textContent = no; d.id = `${what}-decline`;
+    d.onclick = () => act(`!${what}-decline`);
+    box.append(a, d);
+  };
   if (playing && draws && s.takeback_offer && s.takeback_offer !== app.you) {
-    box.classList.remove('hidden');
-    box.innerHTML = '<span>Your opponent asks to take back a move.</span>';
-    const a = document.createElement('button'); a.textContent = 'Allow'; a.className = 'primary'; a.id = 'takeback-accept';
-    a.onclick = () => act('!takeback-accept');
-    const d = document.createElement('button'); d.textContent = 'Refuse'; d.id = 'takeback-decline';
-    d.onclick = () => act('!takeback-decline');
-    box.append(a, d);
+    ask('Your opponent asks to take back a move.', 'takeback', 'Allow', 'Refuse');
   } else if (playing && draws && s.draw_offer && s.draw_offer !== app.you) {
-    box.classList.remove('hidden');
-    box.innerHTML = '<span>Your opponent offers a draw.</span>';
-    const a = document.createElement('button'); a.textContent = 'Accept'; a.className = 'primary'; a.id = 'draw-accept';
-    a.onclick = () => act('!draw-accept');
-    const d = document.createElement('button'); d.textContent = 'Decline'; d.id = 'draw-decline';
-    d.onclick = () => act('!draw-decline');
-    box.append(a, d);
+    ask('Your opponent offers a draw.', 'draw', 'Accept', 'Decline');
   } else if (s.draw_offer && !s.result) {
     box.classList.remove('hidden');
     box.textContent = s.draw_offer === app.you ? 'You offered a draw; waiting for the answer.' : `${sideLabel(s.draw_offer)} offers a draw.`;

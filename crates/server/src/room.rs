@@ -565,8 +565,7 @@ impl Room {
             Err(e) => return Err(Refusal::Illegal(e)),
         }
         self.log.extend(pending);
-        self.engine_answers_draw(at);
-        self.engine_answers_takeback(at);
+        self.engine_answers(at);
         self.draw_chance(at);
         let new = self.log[before.3..].to_vec();
         let result = self
@@ -589,47 +588,36 @@ impl Room {
         Ok(())
     }
 
-    /// An engine seat grants a takeback at once (as lidraughts' engines do in casual games).
-    fn engine_answers_takeback(&mut self, at: i64) {
-        let Some(offerer) = self.takeback_offer else {
-            return;
-        };
-        let engine = offerer.opposite();
-        if !matches!(self.seats[engine.index()].kind, SeatKind::Engine { .. }) {
-            return;
-        }
-        if let Ok(written) = self.apply_meta(engine, "takeback-accept") {
-            self.log.push(StoredAction {
-                n: self.log.len() as i64 + 1,
-                side: side_name(engine).into(),
-                action: written,
-                at_ms: at,
-            });
-        }
-    }
-
-    /// An engine seat answers a draw offer at once: it accepts when its position looks lost
-    /// (by the simple engine's measure), and declines otherwise.
-    fn engine_answers_draw(&mut self, at: i64) {
-        let Some(offerer) = self.draw_offer else {
-            return;
-        };
-        let engine = offerer.opposite();
-        if !matches!(self.seats[engine.index()].kind, SeatKind::Engine { .. }) {
-            return;
-        }
-        let answer = if self.table.heuristic(engine) < -2.0 {
-            "draw-accept"
-        } else {
-            "draw-decline"
-        };
-        if let Ok(written) = self.apply_meta(engine, answer) {
-            self.log.push(StoredAction {
-                n: self.log.len() as i64 + 1,
-                side: side_name(engine).into(),
-                action: written,
-                at_ms: at,
-            });
+    /// An engine seat answers an offer made to it at once: it grants a takeback (as
+    /// lidraughts' engines do in casual games), and accepts a draw when its position looks
+    /// lost (by the simple engine's measure), declining it otherwise.
+    fn engine_answers(&mut self, at: i64) {
+        for offer in [
+            self.draw_offer.map(|s| (s, true)),
+            self.takeback_offer.map(|s| (s, false)),
+        ] {
+            let Some((offerer, draw)) = offer else {
+                continue;
+            };
+            let engine = offerer.opposite();
+            if self.result.is_some()
+                || !matches!(self.seats[engine.index()].kind, SeatKind::Engine { .. })
+            {
+                continue;
+            }
+            let answer = match draw {
+                true if self.table.heuristic(engine) < -2.0 => "draw-accept",
+                true => "draw-decline",
+                false => "takeback-accept",
+            };
+            if let Ok(written) = self.apply_meta(engine, answer) {
+                self.log.push(StoredAction {
+                    n: self.log.len() as i64 + 1,
+                    side: side_name(engine).into(),
+                    action: written,
+                    at_ms: at,
+                });
+            }
         }
     }
 

@@ -41,13 +41,19 @@ fn temp_dir(tag: &str) -> PathBuf {
     dir
 }
 
-/// Chromedriver, killed when dropped.
+/// Chromedriver, killed when dropped, with the browser it started (which a failed test
+/// would otherwise leave running: it is found by its profile folder, named after this
+/// process).
 struct Driver(Child);
 
 impl Drop for Driver {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+        let _ = Command::new("pkill")
+            .arg("-f")
+            .arg(format!("tablier-chromium-{}-", std::process::id()))
+            .status();
     }
 }
 

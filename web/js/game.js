@@ -1,6 +1,7 @@
 // The game page: the socket, the players and clocks, the move list, table actions, links and
 // the dice commitment; the board itself is drawn by one module per family.
 import { GameSocket } from './socket.js';
+import { lower } from './svg.js';
 
 const $ = (id) => document.getElementById(id);
 const id = location.pathname.split('/').filter(Boolean).pop();
@@ -129,7 +130,8 @@ function resultText(s) {
   }
   const why = { resign: 'by resignation', time: 'on time', 'draw-agreed': 'by agreement', rules: '' }[r.reason] ?? r.reason;
   if (!r.winner) return `Draw ${why}`.trim();
-  const who = app.you ? (r.winner === app.you ? 'You win' : 'You lose') : `${sideLabel(r.winner)} wins`;
+  const w = lower(r.winner);
+  const who = app.you ? (w === app.you ? 'You win' : 'You lose') : `${sideLabel(w)} wins`;
   return `${who} ${why}`.trim();
 }
 
@@ -140,8 +142,10 @@ function renderStatus() {
   res.classList.toggle('hidden', !s.result);
   if (s.result) {
     res.textContent = resultText(s);
-    res.dataset.winner = s.result.winner || 'draw';
-    res.dataset.mine = !app.you ? 'watch' : !s.result.winner ? 'draw' : s.result.winner === app.you ? 'won' : 'lost';
+    // The server names sides as the rules crate does ("White"); the page, in lower case.
+    const w = lower(s.result.winner);
+    res.dataset.winner = w || 'draw';
+    res.dataset.mine = !app.you ? 'watch' : !w ? 'draw' : w === app.you ? 'won' : 'lost';
     st.classList.add('hidden');
     return;
   }

@@ -1,6 +1,6 @@
 // The review page of a finished game: every position, the engine's judgement of each as a
 // graph (click it, or a move, or use the arrow keys), and the board as it stood.
-import { el, text } from './svg.js';
+import { el, lower, text } from './svg.js';
 
 const $ = (id) => document.getElementById(id);
 const id = location.pathname.split('/').filter(Boolean)[1];
@@ -100,7 +100,7 @@ async function main() {
     const r = app.state.result;
     $('result').classList.remove('hidden');
     const why = { resign: ' by resignation', time: ' on time', 'draw-agreed': ' by agreement', rules: '' }[r.reason] ?? ` (${r.reason})`;
-    $('result').textContent = r.winner ? `${r.winner === 'white' ? 'White' : 'Black'} wins${why}` : `Draw${why}`;
+    $('result').textContent = r.winner ? `${lower(r.winner) === 'white' ? 'White' : 'Black'} wins${why}` : `Draw${why}`;
   }
   try {
     app.review = await getJson(`/api/games/${id}/review`);

@@ -384,6 +384,22 @@ async fn draughts(c: &Client, base: &str) -> usize {
     moves
 }
 
+/// The result banner says the game the way it ended for this person: won, lost or drawn.
+async fn banner_matches(c: &Client, name: &str) {
+    let (s, you) = state(c).await;
+    let winner = s["result"]["winner"].as_str().map(str::to_lowercase);
+    let mine = match (winner, you.as_str()) {
+        (None, _) => "draw",
+        (Some(w), Some(y)) if w == y => "won",
+        _ => "lost",
+    };
+    assert!(
+        exists(c, &format!("#result[data-mine={mine}]")).await,
+        "{name}: the banner should say {mine}: {}",
+        s["result"]
+    );
+}
+
 /// The finished game's review page: the link on the game page opens it, the engine's graph
 /// and the list of positions appear, and clicking a position shows it.
 async fn review(c: &Client, name: &str) {
@@ -787,6 +803,7 @@ async fn a_person_plays_every_family_in_chromium() {
     println!("draughts: {n} moves through clicks in {:.1?}", t.elapsed());
     let (s, _) = state(&c).await;
     assert!(!s["result"].is_null());
+    banner_matches(&c, "draughts").await;
     review(&c, "draughts").await;
     path_chooser(&c).await;
     spectate(&c).await;
@@ -803,12 +820,14 @@ async fn a_person_plays_every_family_in_chromium() {
         exists(&c, "#seed").await,
         "the page shows the seed at the end"
     );
+    banner_matches(&c, "backgammon").await;
     review(&c, "backgammon").await;
     let t = Instant::now();
     let n = trictrac(&c, &base).await;
     println!("trictrac: {n} plays through clicks in {:.1?}", t.elapsed());
     let (s, _) = state(&c).await;
     assert!(!s["result"].is_null());
+    banner_matches(&c, "trictrac").await;
     review(&c, "trictrac").await;
     let t = Instant::now();
     let n = trictrac_ecoles(&c, &base).await;

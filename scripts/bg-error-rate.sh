@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# gnubg's own judgement of our backgammon engine: Debian's gnubg hosts matches between
+# `tablier gnubg-external` and its 0-ply player, analyses them at 2-ply and prints both
+# players' error rates (mEMG per unforced move / close cube decision).
+#   bash scripts/bg-error-rate.sh [LEVEL] [MATCHES] [MATCH_LEN] [SEED]
+# The analysed matches are written as .mat files to target/bg-error-rate/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+level=${1:-5}
+export MATCHES=${2:-3} MATCH_LEN=${3:-7} SEED=${4:-1}
+cargo build --release -q -p tablier-cli
+tdir=${CARGO_TARGET_DIR:-target}
+export OUT="$PWD/target/bg-error-rate"
+mkdir -p "$OUT"
+fifo=$(mktemp -u); mkfifo "$fifo"
+"$tdir"/release/tablier gnubg-external --port 0 --level "$level" >"$fifo" 2>"$OUT/tablier.log" &
+engine=$!
+trap 'kill $engine 2>/dev/null || true; rm -f "$fifo"' EXIT
+read -r first <"$fifo"
+export EXT_PORT=${first##*:}
+echo "tablier level $level on port $EXT_PORT; $MATCHES matches of $MATCH_LEN points from seed $SEED"
+/usr/games/gnubg -t -q -r -p scripts/bg_error_rate.py 2>/dev/null | grep -E '^(match|TOTAL|points)'

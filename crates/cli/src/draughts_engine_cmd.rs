@@ -101,6 +101,39 @@ pub struct TrainArgs {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+    /// Learn pattern tables on top of the starting weights instead of tuning the weights
+    /// (written to `--out`, default crates/draughts-engine/weights/VARIANT-patterns.bin).
+    #[arg(long)]
+    patterns: bool,
+    /// Self-play games played at once (threads).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Pattern tables: the self-play games are played with these tables (a file written by
+    /// `--patterns`); the new tables are still learnt from zero on the weights alone.
+    #[arg(long)]
+    play_patterns: Option<PathBuf>,
+    /// Pattern tables: also write the self-play games' positions to this file (one game per
+    /// line: its result for white, then its positions as FEN, separated by `;`).
+    #[arg(long)]
+    save_games: Option<PathBuf>,
+    /// Pattern tables: learn from the games of these files (written by `--save-games`) too
+    /// (repeatable; `--games 0` learns from the files alone).
+    #[arg(long)]
+    load_games: Vec<PathBuf>,
+    /// Pattern tables: write the average of these tables (files written by `--patterns`;
+    /// at least two) to `--out` instead of learning new ones. Tables learnt on different games
+    /// make errors of their own, and their average evaluates better than any one of them.
+    #[arg(long, num_args = 2.., value_name = "FILE")]
+    average: Vec<PathBuf>,
+    /// Pattern tables: passes over the positions.
+    #[arg(long, default_value_t = 12)]
+    epochs: usize,
+    /// Pattern tables: step size of the first pass.
+    #[arg(long, default_value_t = 400.0)]
+    rate: f32,
+    /// Pattern tables: pull of each entry toward zero, per update.
+    #[arg(long, default_value_t = 1e-4)]
+    l2: f32,
 }
 
 fn variant_named(name: &str) -> Result<&'static Variant> {
@@ -134,18 +167,23 @@ pub fn train(args: &TrainArgs) -> Result<()> {
             "the old French rules use the international weights: tune with --variant international"
         );
     }
-    let start = match &args.from {
+    let mut start = match &args.from {
         Some(p) => {
             let text = crate::read_text(p)?;
             Weights::parse(&text).map_err(|e| anyhow!("{}: {e}", p.display()))?
         }
         None => Weights::for_variant(variant),
     };
+    // Both kinds of training fit the weights or the tables alone, on the linear evaluation:
+    // the shipped tables are set aside.
+    start.patterns = None;
     let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "crates/draughts-engine/weights/{}.txt",
-            variant.name
-        ))
+        let file = if args.patterns {
+            format!("{}-patterns.bin", variant.name)
+        } else {
+            format!("{}.txt", variant.name)
+        };
+        PathBuf::from("crates/draughts-engine/weights").join(file)
     });
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.is_dir() {
@@ -155,8 +193,8 @@ pub fn train(args: &TrainArgs) -> Result<()> {
             );
         }
     }
-    if args.games == 0 {
-        bail!("--games must be at least 1");
+    if args.games == 0 && args.load_games.is_empty() && args.average.is_empty() {
+        bail!("--games must be at least 1 (or games loaded with --load-games)");
     }
     let mut fixed = [false; NUM_FEATURES];
     for name in &args.fix {
@@ -171,7 +209,263 @@ pub fn train(args: &TrainArgs) -> Result<()> {
             })?;
         fixed[i] = true;
     }
+    if args.patterns {
+        return with_board!(variant.board, G => train_patterns_on::<G>(args, variant, start, &out));
+    }
     with_board!(variant.board, G => train_on::<G>(args, variant, start, fixed, &out))
+}
+
+/// Self-play games of `start` on `threads` threads: each game's quiet positions and result.
+fn self_play_parallel<G: Geometry>(
+    args: &TrainArgs,
+    variant: &'static Variant,
+    start: &Weights,
+    stop: &AtomicBool,
+) -> Vec<(Vec<Position<G>>, f32)> {
+    let config = PlayConfig {
+        depth: args.depth,
+        opening_plies: args.opening_plies,
+        max_plies: args.max_plies,
+    };
+    let next = std::sync::atomic::AtomicU32::new(0);
+    let bar = crate::progress(u64::from(args.games), args.quiet, "games");
+    let games = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for t in 0..args.threads.max(1) {
+            let (next, bar, games, config) = (&next, &bar, &games, &config);
+            scope.spawn(move || {
+                let mut engine = Engine::<G>::with_weights(variant, 16, start.clone());
+                let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ (t as u64) << 32);
+                while next.fetch_add(1, Ordering::Relaxed) < args.games {
+                    let Some(game) = tune::self_play_positions(&mut engine, config, &mut rng, stop)
+                    else {
+                        break;
+                    };
+                    games.lock().expect("no thread panics").push(game);
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    games.into_inner().expect("no thread panics")
+}
+
+/// `tablier train draughts --patterns`: pattern tables learnt on self-play games.
+fn train_patterns_on<G: Geometry>(
+    args: &TrainArgs,
+    variant: &'static Variant,
+    start: Weights,
+    out: &Path,
+) -> Result<()> {
+    use tablier_draughts_engine::patterns::{self, FitConfig, PatternSamples, Windows};
+    let began = Instant::now();
+    if !args.average.is_empty() {
+        let tables = args
+            .average
+            .iter()
+            .map(|p| read_patterns::<G>(p))
+            .collect::<Result<Vec<_>>>()?;
+        let mean = patterns::PatternWeights::average(&tables).map_err(|e| anyhow!(e))?;
+        write_patterns(out, &mean)?;
+        println!(
+            "wrote {}: the average of {} tables ({} entries set)",
+            out.display(),
+            tables.len(),
+            mean.non_zero()
+        );
+        return Ok(());
+    }
+    let stop = interrupt_flag(Vec::new());
+    let mut player = start.clone();
+    if let Some(p) = &args.play_patterns {
+        player.patterns = Some(Arc::new(read_patterns::<G>(p)?));
+    }
+    let mut games = self_play_parallel::<G>(args, variant, &player, &stop);
+    if let Some(p) = &args.save_games {
+        let mut text = String::new();
+        for (positions, result) in &games {
+            let fens: Vec<String> = positions.iter().map(fen::write_plain).collect();
+            let _ = writeln!(text, "{result};{}", fens.join(";"));
+        }
+        std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    for p in &args.load_games {
+        let text = crate::read_text(p)?;
+        for (n, line) in text.lines().enumerate() {
+            let bad = || anyhow!("{} line {}: not a saved game", p.display(), n + 1);
+            let mut parts = line.split(';');
+            let result: f32 = parts.next().and_then(|r| r.parse().ok()).ok_or_else(bad)?;
+            let positions = parts
+                .map(|f| {
+                    fen::parse::<G>(variant, f)
+                        .map_err(|e| anyhow!("{} line {}: {e}", p.display(), n + 1))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            games.push((positions, result));
+        }
+    }
+    if stop.load(Ordering::Relaxed) {
+        eprintln!(
+            "interrupted: learning from the {} games played",
+            games.len()
+        );
+        stop.store(false, Ordering::Relaxed);
+    }
+    let play_time = began.elapsed();
+    let windows = Windows::<G>::new();
+    let eval = tablier_draughts_engine::Evaluator::<G>::new(variant, start.clone());
+    let (mut train, mut held) = (
+        PatternSamples::new(windows.len()),
+        PatternSamples::new(windows.len()),
+    );
+    let mut linear = Vec::new();
+    let mut configs = Vec::new();
+    for (i, (positions, result)) in games.iter().enumerate() {
+        // Every tenth game is held out.
+        let set = if i % 10 == 9 { &mut held } else { &mut train };
+        for pos in positions {
+            windows.configs(pos, &mut configs);
+            set.push(eval.linear_white(pos), *result, &configs);
+            linear.push(Sample {
+                features: eval.feature_diff(pos).map(|x| x as f32),
+                result: *result,
+            });
+        }
+    }
+    if train.is_empty() || held.is_empty() {
+        bail!("too few positions to learn from (play more games)");
+    }
+    let k = tune::fit_k(&linear, &start) as f32;
+    println!(
+        "{} games in {:.0} s: {} positions, {} held out; K {k:.5} per centi-man",
+        games.len(),
+        play_time.as_secs_f64(),
+        train.len(),
+        held.len()
+    );
+    let config = FitConfig {
+        k,
+        epochs: args.epochs,
+        rate: args.rate,
+        l2: args.l2,
+    };
+    let zero = patterns::PatternWeights::zeros(windows.len());
+    let (before, held_before) = (train.loss(&zero, k), held.loss(&zero, k));
+    println!("log loss without patterns {before:.5}, held out {held_before:.5}");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
+    let (table, log) = patterns::fit(&train, &held, &config, &mut rng, &stop, &mut |e| {
+        println!(
+            "  pass {:>2}: log loss {:.5}, held out {:.5}",
+            e.epoch, e.train, e.held_out
+        );
+    });
+    let best = log.iter().map(|e| e.held_out).fold(held_before, f64::min);
+    let table = Arc::new(table);
+    let with = Weights {
+        patterns: Some(Arc::clone(&table)),
+        ..start.clone()
+    };
+    if args.check_pairs > 0 {
+        let check = PlayConfig {
+            depth: args.check_depth,
+            opening_plies: args.opening_plies,
+            max_plies: args.max_plies,
+        };
+        let score = check_match::<G>(variant, &with, &start, &check, args, &stop);
+        println!(
+            "with vs without patterns, {} games at depth {}: +{} ={} -{} ({:.1}%, Elo {:+.0} ± {:.0})",
+            score.games(),
+            args.check_depth,
+            score.wins,
+            score.draws,
+            score.losses,
+            score.fraction() * 100.0,
+            score.elo(),
+            score.elo_margin()
+        );
+        if score.games() > 0 && score.fraction() < 0.5 {
+            println!(
+                "the tables score less than 50%: {} is left as it was",
+                out.display()
+            );
+            return Ok(());
+        }
+    }
+    write_patterns(out, &table)?;
+    println!(
+        "wrote {} ({} of {} entries set; held-out log loss {held_before:.5} -> {best:.5}; {:.0} s in all)",
+        out.display(),
+        table.non_zero(),
+        windows.len() * patterns::CONFIGS,
+        began.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Pattern tables from a file written by `--patterns`, for `G`'s board.
+pub(crate) fn read_patterns<G: Geometry>(
+    path: &Path,
+) -> Result<tablier_draughts_engine::patterns::PatternWeights> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let t = tablier_draughts_engine::patterns::PatternWeights::from_bytes(&bytes)
+        .map_err(|e| anyhow!("{}: {e}", path.display()))?;
+    if t.windows() != tablier_draughts_engine::patterns::Windows::<G>::new().len() {
+        bail!("{}: pattern tables of another board size", path.display());
+    }
+    Ok(t)
+}
+
+/// Writes pattern tables atomically (a temporary file renamed over the target).
+fn write_patterns(
+    out: &Path,
+    table: &tablier_draughts_engine::patterns::PatternWeights,
+) -> Result<()> {
+    let tmp = out.with_extension("tmp");
+    std::fs::write(&tmp, table.to_bytes())
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, out).with_context(|| format!("cannot write {}", out.display()))
+}
+
+/// Pairs of games (balloted openings, colours reversed) of `a` against `b`, on the threads
+/// `args` asks for: `a`'s score.
+fn check_match<G: Geometry>(
+    variant: &'static Variant,
+    a: &Weights,
+    b: &Weights,
+    config: &PlayConfig,
+    args: &TrainArgs,
+    stop: &AtomicBool,
+) -> MatchScore {
+    let next = std::sync::atomic::AtomicU32::new(0);
+    let score = std::sync::Mutex::new(MatchScore::default());
+    let bar = crate::progress(u64::from(args.check_pairs) * 2, args.quiet, "check games");
+    std::thread::scope(|scope| {
+        for t in 0..args.threads.max(1) {
+            let (next, score, bar) = (&next, &score, &bar);
+            scope.spawn(move || {
+                let mut first = Engine::<G>::with_weights(variant, 16, a.clone());
+                let mut second = Engine::<G>::with_weights(variant, 16, b.clone());
+                let mut rng =
+                    rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5eed_cafe ^ (t as u64) << 40);
+                while next.fetch_add(1, Ordering::Relaxed) < args.check_pairs {
+                    let Some(pair) =
+                        tune::play_pair(&mut first, &mut second, config, &mut rng, stop)
+                    else {
+                        break;
+                    };
+                    let mut s = score.lock().expect("no thread panics");
+                    for x in pair {
+                        s.add(x);
+                    }
+                    bar.inc(2);
+                    bar.set_message(format!("{:.1}%", s.fraction() * 100.0));
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    score.into_inner().expect("no thread panics")
 }
 
 fn train_on<G: Geometry>(

@@ -566,6 +566,13 @@ pub struct MatchArgs {
     /// Weights file of the opponent when it is `tablier`.
     #[arg(long)]
     opponent_weights: Option<PathBuf>,
+    /// Pattern tables of our engine: a file written by `tablier train draughts --patterns`,
+    /// or `none` (default: the shipped tables, where the variant has some).
+    #[arg(long)]
+    patterns: Option<String>,
+    /// Pattern tables of the opponent when it is `tablier` (a file or `none`).
+    #[arg(long)]
+    opponent_patterns: Option<String>,
     /// Number of games (rounded up to an even number: each opening is played with both
     /// colours).
     #[arg(long, default_value_t = 200)]
@@ -927,26 +934,38 @@ fn play_game<G: Geometry>(
 }
 
 fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Result<()> {
-    let load = |p: &Option<PathBuf>| -> Result<Weights> {
-        match p {
-            None => Ok(Weights::for_variant(variant)),
+    let load = |p: &Option<PathBuf>, tables: &Option<String>| -> Result<Weights> {
+        let mut w = match p {
+            None => Weights::for_variant(variant),
             Some(p) => Weights::parse(
                 &std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
             )
-            .map_err(|e| anyhow!("{}: {e}", p.display())),
-        }
+            .map_err(|e| anyhow!("{}: {e}", p.display()))?,
+        };
+        w.patterns = match tables.as_deref() {
+            None => Weights::shipped_patterns(variant),
+            Some("none") => None,
+            Some(file) => Some(Arc::new(crate::draughts_engine_cmd::read_patterns::<G>(
+                std::path::Path::new(file),
+            )?)),
+        };
+        Ok(w)
     };
     let tables = (args.tables >= 2).then(|| {
         eprintln!("solving endgame tables up to {} pieces…", args.tables);
         Arc::new(Tables::generate::<G>(variant, args.tables, &mut |_, _| {}))
     });
     let mut ours = Internal {
-        engine: Engine::<G>::with_weights(variant, 64, load(&args.weights)?),
+        engine: Engine::<G>::with_weights(variant, 64, load(&args.weights, &args.patterns)?),
         label: "tablier".into(),
     };
     ours.engine.set_tables(tables.clone());
     let mut theirs: Box<dyn Player<G>> = if args.opponent == "tablier" {
-        let mut e = Engine::<G>::with_weights(variant, 64, load(&args.opponent_weights)?);
+        let mut e = Engine::<G>::with_weights(
+            variant,
+            64,
+            load(&args.opponent_weights, &args.opponent_patterns)?,
+        );
         e.set_tables(tables);
         Box::new(Internal {
             engine: e,

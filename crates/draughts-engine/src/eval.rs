@@ -24,9 +24,16 @@
 //! | `balance` | minus the difference between the men on the left and right halves |
 //! | `king_diagonal` | kings on the long diagonal |
 //! | `lone_king_defence` | a lone king facing kings, which is usually a draw in flying-king variants |
+//!
+//! Where the weights carry pattern tables ([`crate::patterns`]: international draughts and
+//! the old French rules), the value of every 4x4 block of men is added to the weighted sum.
+
+use std::sync::Arc;
 
 use tablier_core::Side;
 use tablier_draughts::{Bits, Geometry, Position, Variant};
+
+use crate::patterns::{PatternWeights, Windows};
 
 /// Number of features.
 pub const NUM_FEATURES: usize = 14;
@@ -52,15 +59,20 @@ pub const FEATURE_NAMES: [&str; NUM_FEATURES] = [
 /// The weight of a man: the unit of every score.
 pub const MAN: i32 = 100;
 
-/// Feature weights in centi-men per unit of feature (the first, `men`, is fixed at [`MAN`]).
+/// Feature weights in centi-men per unit of feature (the first, `men`, is fixed at [`MAN`]),
+/// and the pattern tables added to them where there are some ([`crate::patterns`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     /// One weight per feature, in [`FEATURE_NAMES`] order.
     pub w: [f32; NUM_FEATURES],
+    /// Pattern tables (for the board these weights are used on), or none.
+    pub patterns: Option<Arc<PatternWeights>>,
 }
 
 impl Weights {
-    /// The weights shipped for `variant` (tuned ones where a file exists, else defaults).
+    /// The weights shipped for `variant` (tuned ones where a file exists, else defaults), with
+    /// the shipped pattern tables where there are some (international draughts and the old
+    /// French rules, which share its board).
     #[must_use]
     pub fn for_variant(variant: &Variant) -> Weights {
         let text = match variant.name {
@@ -70,8 +82,23 @@ impl Weights {
             "canadian" => Some(include_str!("../weights/canadian.txt")),
             _ => None,
         };
-        text.and_then(|t| Weights::parse(t).ok())
-            .unwrap_or_else(|| Weights::defaults(variant))
+        let mut w = text
+            .and_then(|t| Weights::parse(t).ok())
+            .unwrap_or_else(|| Weights::defaults(variant));
+        w.patterns = Self::shipped_patterns(variant);
+        w
+    }
+
+    /// The pattern tables shipped for `variant`, if any.
+    #[must_use]
+    pub fn shipped_patterns(variant: &Variant) -> Option<Arc<PatternWeights>> {
+        let bytes: &[u8] = match variant.name {
+            "international" | "french-old" => {
+                include_bytes!("../weights/international-patterns.bin")
+            }
+            _ => return None,
+        };
+        PatternWeights::from_bytes(bytes).ok().map(Arc::new)
     }
 
     /// Hand-set starting weights: what tuning starts from.
@@ -82,10 +109,12 @@ impl Weights {
             w: [
                 MAN as f32, king, 2.0, 4.0, 6.0, 6.0, -4.0, 10.0, 4.0, 2.0, 3.0, -2.0, 10.0, 60.0,
             ],
+            patterns: None,
         }
     }
 
-    /// Reads weights written by [`Weights::to_text`]: one `name value` per line, `#` comments.
+    /// Reads weights written by [`Weights::to_text`]: one `name value` per line, `#` comments
+    /// (no pattern tables: those are a file of their own).
     ///
     /// # Errors
     /// A message naming the first unknown or missing feature or unreadable number.
@@ -111,7 +140,7 @@ impl Weights {
         if let Some(i) = w.iter().position(|x| x.is_nan()) {
             return Err(format!("feature `{}` has no weight", FEATURE_NAMES[i]));
         }
-        Ok(Weights { w })
+        Ok(Weights { w, patterns: None })
     }
 
     /// The weights as text, one `name value` per line.
@@ -314,16 +343,35 @@ impl<G: Geometry> Masks<G> {
 pub struct Evaluator<G: Geometry> {
     masks: Masks<G>,
     weights: Weights,
+    /// The pattern windows and tables, when the weights have tables for this board.
+    patterns: Option<(Windows<G>, Arc<PatternWeights>)>,
 }
 
 impl<G: Geometry> Evaluator<G> {
-    /// The evaluator of `variant` with `weights`.
+    /// The evaluator of `variant` with `weights` (pattern tables made for another board size
+    /// are left out).
     #[must_use]
     pub fn new(variant: &Variant, weights: Weights) -> Self {
+        let patterns = weights.patterns.clone().and_then(|t| {
+            let windows = Windows::<G>::new();
+            (windows.len() == t.windows()).then_some((windows, t))
+        });
         Evaluator {
             masks: Masks::new(variant),
             weights,
+            patterns,
         }
+    }
+
+    /// The linear part of the evaluation (the weighted features, no patterns) in centi-men
+    /// from white's side.
+    #[must_use]
+    pub fn linear_white(&self, pos: &Position<G>) -> f32 {
+        let d = self.feature_diff(pos);
+        d.iter()
+            .zip(self.weights.w)
+            .map(|(x, w)| *x as f32 * w)
+            .sum()
     }
 
     /// The weights in use.
@@ -349,10 +397,9 @@ impl<G: Geometry> Evaluator<G> {
     /// The evaluation in centi-men from the side to move's point of view.
     #[must_use]
     pub fn evaluate(&self, pos: &Position<G>) -> i32 {
-        let d = self.feature_diff(pos);
-        let mut s = 0.0f32;
-        for (x, w) in d.iter().zip(self.weights.w) {
-            s += *x as f32 * w;
+        let mut s = self.linear_white(pos);
+        if let Some((windows, table)) = &self.patterns {
+            s += windows.score(table, pos);
         }
         let s = s.round() as i32;
         match pos.side_to_move() {

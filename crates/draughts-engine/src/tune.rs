@@ -187,22 +187,38 @@ pub fn self_play_game<G: Geometry>(
     rng: &mut impl Rng,
     stop: &AtomicBool,
 ) -> Option<Vec<Sample>> {
+    let (positions, result) = self_play_positions(engine, config, rng, stop)?;
+    Some(
+        positions
+            .iter()
+            .map(|pos| Sample {
+                features: engine.evaluator().feature_diff(pos).map(|x| x as f32),
+                result,
+            })
+            .collect(),
+    )
+}
+
+/// A self-play game of `engine` from a balloted opening: every quiet position after the
+/// opening, and the game's result for white. `None` when `stop` was set.
+pub fn self_play_positions<G: Geometry>(
+    engine: &mut Engine<G>,
+    config: &PlayConfig,
+    rng: &mut impl Rng,
+    stop: &AtomicBool,
+) -> Option<(Vec<Position<G>>, f32)> {
     let opening = balloted_opening(engine, config.opening_plies, rng);
     let game = play_game(engine, None, &opening, config, stop)?;
     let result = white_score(game.ending());
     let mut pos = *game.start_position();
-    let mut samples = Vec::new();
+    let mut positions = Vec::new();
     for (i, m) in game.moves().iter().enumerate() {
         if i >= opening.len() && is_quiet(&pos) {
-            let d = engine.evaluator().feature_diff(&pos);
-            samples.push(Sample {
-                features: d.map(|x| x as f32),
-                result,
-            });
+            positions.push(pos);
         }
         pos.play_unchecked(m);
     }
-    Some(samples)
+    Some((positions, result))
 }
 
 /// The score of a match, from the first player's side.
@@ -481,6 +497,7 @@ pub fn fit_weights(samples: &[Sample], start: &Weights, ridge: f64) -> Fit {
     let k = u[0] / f64::from(MAN);
     let mut weights = Weights {
         w: u.map(|x| (x / k) as f32),
+        patterns: None,
     };
     weights.w[0] = MAN as f32;
     let loss_after = log_loss(samples, &weights, k);
@@ -583,6 +600,7 @@ mod tests {
             w: [
                 100.0, 250.0, 5.0, -3.0, 12.0, 8.0, -6.0, 20.0, 2.0, 4.0, 7.0, -5.0, 15.0, 30.0,
             ],
+            patterns: None,
         };
         (w, 0.012)
     }

@@ -1,0 +1,153 @@
+//! `tablier train draughts --patterns` and `tablier match --patterns`: the binary learns
+//! pattern tables from a few shallow self-play games, saves and reloads the games, and the
+//! match runner plays with the tables it wrote; bad files are refused with a clear message.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use tablier_draughts_engine::patterns::PatternWeights;
+
+/// A directory of the test's own (the tests run in parallel).
+fn dir(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tablier-patterns-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn tablier(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tablier"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn learns_saves_reloads_and_plays_with_pattern_tables() {
+    let d = dir("learn");
+    let (tables, games, again) = (d.join("t.bin"), d.join("g.txt"), d.join("t2.bin"));
+    let s = |p: &PathBuf| p.to_str().unwrap().to_owned();
+    let o = tablier(&[
+        "train",
+        "draughts",
+        "--patterns",
+        "--games",
+        "40",
+        "--depth",
+        "2",
+        "--threads",
+        "2",
+        "--epochs",
+        "2",
+        "--quiet",
+        "--out",
+        &s(&tables),
+        "--save-games",
+        &s(&games),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("40 games"), "{}", text(&o));
+    let t = PatternWeights::from_bytes(&std::fs::read(&tables).unwrap()).unwrap();
+    assert_eq!(t.windows(), 28);
+    // The tables kept are those of the pass with the best held-out loss (zeros when no pass
+    // beats the weights alone), and the report says how many entries they set.
+    assert!(
+        text(&o).contains(&format!("({} of 183708 entries set", t.non_zero())),
+        "{}",
+        text(&o)
+    );
+    // One line per game: the result, then FEN positions.
+    let saved = std::fs::read_to_string(&games).unwrap();
+    assert_eq!(saved.lines().count(), 40);
+    assert!(saved
+        .lines()
+        .all(|l| l.contains(";W:") || l.contains(";B:")));
+
+    // The saved games alone give the same positions back.
+    let o = tablier(&[
+        "train",
+        "draughts",
+        "--patterns",
+        "--games",
+        "0",
+        "--epochs",
+        "1",
+        "--quiet",
+        "--load-games",
+        &s(&games),
+        "--out",
+        &s(&again),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("40 games"), "{}", text(&o));
+
+    // The match runner plays with the tables against the same engine without them.
+    let o = tablier(&[
+        "match",
+        "--opponent",
+        "tablier",
+        "--patterns",
+        &s(&tables),
+        "--opponent-patterns",
+        "none",
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--tables",
+        "0",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("2 games"), "{}", text(&o));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn bad_files_are_refused_with_the_reason() {
+    let d = dir("bad");
+    let bad = d.join("bad.bin");
+    std::fs::write(&bad, b"not tables").unwrap();
+    let o = tablier(&[
+        "match",
+        "--opponent",
+        "tablier",
+        "--patterns",
+        bad.to_str().unwrap(),
+        "--games",
+        "2",
+        "--depth",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("TPAT1"), "{}", text(&o));
+
+    let games = d.join("g.txt");
+    std::fs::write(&games, "0.5;W:W31:B19\nnonsense\n").unwrap();
+    let o = tablier(&[
+        "train",
+        "draughts",
+        "--patterns",
+        "--games",
+        "0",
+        "--quiet",
+        "--load-games",
+        games.to_str().unwrap(),
+        "--out",
+        d.join("t.bin").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o).contains("line 2: not a saved game"),
+        "{}",
+        text(&o)
+    );
+    assert!(!d.join("t.bin").exists());
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -1,0 +1,580 @@
+//! Pattern tables: the evaluation learns what each small block of the board is worth.
+//!
+//! The board is covered by overlapping windows of four rows by four columns; each holds eight
+//! playable squares, and each square is empty, a white man or a black man (kings count as
+//! empty here: the linear features of [`crate::eval`] value them). A window's contents are
+//! one of 3⁸ = 6,561 configurations, and each window has a table giving every configuration
+//! a value in centi-men. There are `(n − 3) × (n / 2 − 1)` windows on an `n × n` board (28 on
+//! the 10x10 board).
+//!
+//! The tables are written from white's side. Black's side is the same board turned half a
+//! turn with the colours swapped, so one set of tables serves both: the pattern score of a
+//! position is the sum of white's entries minus the sum of black's. The score is added to the
+//! weighted features of [`crate::eval::Evaluator`].
+//!
+//! The values are learnt from self-play results ([`fit`]): logistic regression of the result
+//! on the evaluation, as for the feature weights, by stochastic gradient descent with an L2
+//! pull toward zero (a configuration the games never show stays at 0).
+//!
+//! # Example
+//! ```
+//! use tablier_draughts::{Position, G10, INTERNATIONAL};
+//! use tablier_draughts_engine::patterns::{PatternWeights, Windows};
+//!
+//! let windows = Windows::<G10>::new();
+//! assert_eq!(windows.len(), 28);
+//! let table = PatternWeights::zeros(windows.len());
+//! let start = Position::<G10>::start(&INTERNATIONAL).unwrap();
+//! // The start is symmetric: whatever the tables hold, it scores 0.
+//! assert_eq!(windows.score(&table, &start), 0.0);
+//! let bytes = table.to_bytes();
+//! assert_eq!(PatternWeights::from_bytes(&bytes).unwrap(), table);
+//! ```
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+use tablier_core::Side;
+use tablier_draughts::{Bits, Geometry, Position};
+
+/// Squares in a window.
+pub const WINDOW_SQUARES: usize = 8;
+/// Configurations of a window (3⁸).
+pub const CONFIGS: usize = 6561;
+
+/// The learnt values: one table of [`CONFIGS`] entries (centi-men, white's side) per window.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternWeights {
+    windows: usize,
+    values: Vec<f32>,
+}
+
+/// The file layout's first bytes.
+const MAGIC: &[u8; 5] = b"TPAT1";
+/// Stored values are in tenths of a centi-man.
+const SCALE: f32 = 10.0;
+
+impl PatternWeights {
+    /// Tables of `windows` windows holding zeros.
+    #[must_use]
+    pub fn zeros(windows: usize) -> Self {
+        PatternWeights {
+            windows,
+            values: vec![0.0; windows * CONFIGS],
+        }
+    }
+
+    /// Number of windows.
+    #[must_use]
+    pub fn windows(&self) -> usize {
+        self.windows
+    }
+
+    /// The value of configuration `config` in window `w`.
+    #[must_use]
+    pub fn value(&self, w: usize, config: usize) -> f32 {
+        self.values[w * CONFIGS + config]
+    }
+
+    /// Entries that are not zero once stored (to a tenth of a centi-man).
+    #[must_use]
+    pub fn non_zero(&self) -> usize {
+        self.values
+            .iter()
+            .filter(|v| (**v * SCALE).round() != 0.0)
+            .count()
+    }
+
+    /// The entry-by-entry average of `tables` (all of the same size).
+    ///
+    /// # Errors
+    /// A message when there is no table or their sizes differ.
+    pub fn average(tables: &[PatternWeights]) -> Result<PatternWeights, String> {
+        let first = tables.first().ok_or("no table to average")?;
+        if tables.iter().any(|t| t.windows != first.windows) {
+            return Err("tables of different sizes".into());
+        }
+        let n = tables.len() as f32;
+        let values = (0..first.values.len())
+            .map(|i| tables.iter().map(|t| t.values[i]).sum::<f32>() / n)
+            .collect();
+        Ok(PatternWeights {
+            windows: first.windows,
+            values,
+        })
+    }
+
+    /// The tables as bytes: `TPAT1`, the window count (u32, little-endian), then the runs of
+    /// the values in tenths of a centi-man: for each run, the zeros before it (u16), its
+    /// length (u16) and its values (i16 each), until every entry is accounted for.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let q: Vec<i16> = self
+            .values
+            .iter()
+            .map(|v| (v * SCALE).round().clamp(-32767.0, 32767.0) as i16)
+            .collect();
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&(self.windows as u32).to_le_bytes());
+        let mut i = 0;
+        while i < q.len() {
+            let mut zeros = 0usize;
+            while i < q.len() && q[i] == 0 && zeros < u16::MAX as usize {
+                zeros += 1;
+                i += 1;
+            }
+            let start = i;
+            while i < q.len() && q[i] != 0 && i - start < u16::MAX as usize {
+                i += 1;
+            }
+            out.extend_from_slice(&(zeros as u16).to_le_bytes());
+            out.extend_from_slice(&((i - start) as u16).to_le_bytes());
+            for v in &q[start..i] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    /// Reads what [`PatternWeights::to_bytes`] wrote.
+    ///
+    /// # Errors
+    /// A message when the bytes are not such tables (wrong header, truncated, too long).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        let rest = bytes
+            .strip_prefix(MAGIC.as_slice())
+            .ok_or("not pattern tables (no TPAT1 header)")?;
+        let (count, mut rest) = rest.split_at_checked(4).ok_or("truncated header")?;
+        let windows = u32::from_le_bytes(count.try_into().expect("4 bytes")) as usize;
+        if windows == 0 || windows > 1000 {
+            return Err(format!("{windows} windows"));
+        }
+        let total = windows * CONFIGS;
+        let mut values = Vec::with_capacity(total);
+        let u16_at = |r: &mut &[u8]| -> Result<u16, String> {
+            let (b, tail) = r.split_at_checked(2).ok_or("truncated tables")?;
+            *r = tail;
+            Ok(u16::from_le_bytes([b[0], b[1]]))
+        };
+        while values.len() < total {
+            let zeros = usize::from(u16_at(&mut rest)?);
+            let run = usize::from(u16_at(&mut rest)?);
+            if values.len() + zeros + run > total {
+                return Err("more values than the windows hold".into());
+            }
+            values.resize(values.len() + zeros, 0.0);
+            for _ in 0..run {
+                values.push(f32::from(u16_at(&mut rest)? as i16) / SCALE);
+            }
+        }
+        if !rest.is_empty() {
+            return Err("bytes after the tables".into());
+        }
+        Ok(PatternWeights { windows, values })
+    }
+}
+
+/// The windows of one board size: which squares (as bit indices) each one reads, seen from
+/// white's side and from black's.
+///
+/// A window's eight squares are two in each of its four rows, and its configuration is
+/// `Σᵢ 9ⁱ (s(leftᵢ) + 3 s(rightᵢ))` over its rows from the top (`s` = 0 empty, 1 own man,
+/// 2 the opponent's man). [`Windows::score`] uses that: it codes each row's pairs of
+/// neighbouring squares once, then adds four codes per window; [`Windows::configs`] reads
+/// the squares one by one and is the reference the tests compare it with.
+#[derive(Clone, Debug)]
+pub struct Windows<G: Geometry> {
+    white: Vec<[u8; WINDOW_SQUARES]>,
+    black: Vec<[u8; WINDOW_SQUARES]>,
+    /// Bit indices of the playable squares of each row, left to right.
+    rows: Vec<Vec<u8>>,
+    _board: std::marker::PhantomData<G>,
+}
+
+impl<G: Geometry> Default for Windows<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Geometry> Windows<G> {
+    /// The windows of `G`'s board.
+    #[must_use]
+    pub fn new() -> Self {
+        let n = G::N;
+        let bit = |r: u32, c: u32| {
+            let s = G::square_at(r, c).expect("a playable square");
+            G::bit_of(s) as u8
+        };
+        let (mut white, mut black) = (Vec::new(), Vec::new());
+        for r0 in 0..=n - 4 {
+            for c0 in (0..=n - 4).step_by(2) {
+                let mut w = [0u8; WINDOW_SQUARES];
+                let mut b = [0u8; WINDOW_SQUARES];
+                let mut k = 0;
+                for r in r0..r0 + 4 {
+                    for c in c0..c0 + 4 {
+                        if G::square_at(r, c).is_some() {
+                            w[k] = bit(r, c);
+                            // Black's view: the board turned half a turn.
+                            b[k] = bit(n - 1 - r, n - 1 - c);
+                            k += 1;
+                        }
+                    }
+                }
+                debug_assert_eq!(k, WINDOW_SQUARES);
+                white.push(w);
+                black.push(b);
+            }
+        }
+        let rows = (0..n)
+            .map(|r| {
+                (0..n)
+                    .filter(|&c| G::square_at(r, c).is_some())
+                    .map(|c| bit(r, c))
+                    .collect()
+            })
+            .collect();
+        Windows {
+            white,
+            black,
+            rows,
+            _board: std::marker::PhantomData,
+        }
+    }
+
+    /// Number of windows.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.white.len()
+    }
+
+    /// Whether there is no window (never, on a real board).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.white.is_empty()
+    }
+
+    /// The configuration of every window for white (first half) and for black (second half):
+    /// `2 × len()` indices written into `out`.
+    pub fn configs(&self, pos: &Position<G>, out: &mut Vec<u16>) {
+        let kings = pos.king_bits();
+        let wm = (pos.side_bits(Side::White) & !kings).to_u128();
+        let bm = (pos.side_bits(Side::Black) & !kings).to_u128();
+        out.clear();
+        for (squares, own, other) in [(&self.white, wm, bm), (&self.black, bm, wm)] {
+            for win in squares {
+                let mut idx = 0u32;
+                for &b in win.iter().rev() {
+                    let state = ((own >> b) & 1) as u32 | ((((other >> b) & 1) as u32) << 1);
+                    idx = idx * 3 + state;
+                }
+                out.push(idx as u16);
+            }
+        }
+    }
+
+    /// The pattern score of `pos` in centi-men from white's side.
+    #[must_use]
+    #[allow(clippy::needless_range_loop)] // rows and pairs index two tables at once
+    pub fn score(&self, table: &PatternWeights, pos: &Position<G>) -> f32 {
+        debug_assert_eq!(table.windows, self.len());
+        let kings = pos.king_bits();
+        let wm = (pos.side_bits(Side::White) & !kings).to_u128();
+        let bm = (pos.side_bits(Side::Black) & !kings).to_u128();
+        let n = self.rows.len();
+        let pairs = n / 2 - 1;
+        // Codes of each row's neighbouring pairs: white's view (left + 3 right, own = 1) and
+        // black's (the row turned: right + 3 left, black's men = 1).
+        let mut tw = [[0u16; 8]; 16];
+        let mut tb = [[0u16; 8]; 16];
+        for (r, row) in self.rows.iter().enumerate() {
+            let mut sw = [0u16; 8];
+            let mut sb = [0u16; 8];
+            for (i, &b) in row.iter().enumerate() {
+                let (w, k) = (((wm >> b) & 1) as u16, ((bm >> b) & 1) as u16);
+                sw[i] = w | (k << 1);
+                sb[i] = k | (w << 1);
+            }
+            for j in 0..pairs {
+                tw[r][j] = sw[j] + 3 * sw[j + 1];
+                tb[r][j] = sb[j + 1] + 3 * sb[j];
+            }
+        }
+        let mut s = 0.0f32;
+        let mut w = 0;
+        for r0 in 0..=n - 4 {
+            for j in 0..pairs {
+                let iw = tw[r0][j] + 9 * tw[r0 + 1][j] + 81 * tw[r0 + 2][j] + 729 * tw[r0 + 3][j];
+                // Black's window w: rows n-1-r0 downwards to n-4-r0 of the board, pairs turned.
+                let (rb, jb) = (n - 1 - r0, pairs - 1 - j);
+                let ib =
+                    tb[rb][jb] + 9 * tb[rb - 1][jb] + 81 * tb[rb - 2][jb] + 729 * tb[rb - 3][jb];
+                let t = &table.values[w * CONFIGS..(w + 1) * CONFIGS];
+                s += t[iw as usize] - t[ib as usize];
+                w += 1;
+            }
+        }
+        s
+    }
+}
+
+/// Training positions for [`fit`]: per position the linear evaluation (centi-men, white's
+/// side), the game's result for white, and the window configurations ([`Windows::configs`]).
+#[derive(Clone, Debug, Default)]
+pub struct PatternSamples {
+    windows: usize,
+    base: Vec<f32>,
+    result: Vec<f32>,
+    configs: Vec<u16>,
+}
+
+impl PatternSamples {
+    /// An empty set for boards of `windows` windows.
+    #[must_use]
+    pub fn new(windows: usize) -> Self {
+        PatternSamples {
+            windows,
+            ..Self::default()
+        }
+    }
+
+    /// Adds a position: its linear evaluation `base` (white's side), its result for white, and
+    /// its configurations (`2 × windows` of them).
+    pub fn push(&mut self, base: f32, result: f32, configs: &[u16]) {
+        assert_eq!(configs.len(), 2 * self.windows);
+        self.base.push(base);
+        self.result.push(result);
+        self.configs.extend_from_slice(configs);
+    }
+
+    /// Number of positions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.base.len()
+    }
+
+    /// Whether there is none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.base.is_empty()
+    }
+
+    fn z(&self, i: usize, table: &PatternWeights, k: f32) -> f32 {
+        let c = &self.configs[i * 2 * self.windows..(i + 1) * 2 * self.windows];
+        let (w, b) = c.split_at(self.windows);
+        let mut s = self.base[i];
+        for (win, (&cw, &cb)) in w.iter().zip(b).enumerate() {
+            s += table.values[win * CONFIGS + cw as usize]
+                - table.values[win * CONFIGS + cb as usize];
+        }
+        k * s
+    }
+
+    /// Mean logistic loss of `σ(k · (base + patterns))` against the results.
+    #[must_use]
+    pub fn loss(&self, table: &PatternWeights, k: f32) -> f64 {
+        if self.is_empty() {
+            return 0.0;
+        }
+        let total: f64 = (0..self.len())
+            .map(|i| {
+                let z = f64::from(self.z(i, table, k));
+                let r = f64::from(self.result[i]);
+                let sp = |x: f64| {
+                    if x > 0.0 {
+                        x + (-x).exp().ln_1p()
+                    } else {
+                        x.exp().ln_1p()
+                    }
+                };
+                r * sp(-z) + (1.0 - r) * sp(z)
+            })
+            .sum();
+        total / self.len() as f64
+    }
+}
+
+/// How [`fit`] learns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FitConfig {
+    /// Scale of the logistic: the probability of a white win is `σ(k · eval)`.
+    pub k: f32,
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Step size of the first pass (centi-men per unit of gradient); it halves every
+    /// `epochs / 3` passes.
+    pub rate: f32,
+    /// L2 pull of each entry toward zero, per update.
+    pub l2: f32,
+}
+
+/// What one pass of [`fit`] reached.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Epoch {
+    /// Pass number (1-based).
+    pub epoch: usize,
+    /// Loss on the training positions.
+    pub train: f64,
+    /// Loss on the held-out positions.
+    pub held_out: f64,
+}
+
+/// Learns pattern tables from `train` by stochastic gradient descent, starting from zeros;
+/// returns the tables of the pass with the lowest held-out loss, and every pass's losses
+/// (`on_epoch` hears each). Stops early (keeping the best so far) when `stop` is set.
+pub fn fit(
+    train: &PatternSamples,
+    held_out: &PatternSamples,
+    config: &FitConfig,
+    rng: &mut impl Rng,
+    stop: &AtomicBool,
+    on_epoch: &mut dyn FnMut(&Epoch),
+) -> (PatternWeights, Vec<Epoch>) {
+    let windows = train.windows;
+    let mut table = PatternWeights::zeros(windows);
+    let mut best = (held_out.loss(&table, config.k), table.clone());
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut log = Vec::new();
+    let step = (config.epochs / 3).max(1);
+    for epoch in 1..=config.epochs {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let rate = config.rate * 0.5f32.powi(((epoch - 1) / step) as i32);
+        order.shuffle(rng);
+        for &i in &order {
+            let z = train.z(i, &table, config.k);
+            let p = 1.0 / (1.0 + (-z).exp());
+            let g = (p - train.result[i]) * config.k;
+            let c = &train.configs[i * 2 * windows..(i + 1) * 2 * windows];
+            for (n, &cfg) in c.iter().enumerate() {
+                let (win, sign) = if n < windows {
+                    (n, 1.0)
+                } else {
+                    (n - windows, -1.0)
+                };
+                let v = &mut table.values[win * CONFIGS + cfg as usize];
+                *v -= rate * (sign * g + config.l2 * *v);
+            }
+        }
+        let e = Epoch {
+            epoch,
+            train: train.loss(&table, config.k),
+            held_out: held_out.loss(&table, config.k),
+        };
+        on_epoch(&e);
+        log.push(e);
+        if e.held_out < best.0 {
+            best = (e.held_out, table.clone());
+        }
+    }
+    (best.1, log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use tablier_draughts::{fen, G10, G8, INTERNATIONAL};
+
+    #[test]
+    fn window_counts_and_symmetry() {
+        assert_eq!(Windows::<G10>::new().len(), 28);
+        assert_eq!(Windows::<G8>::new().len(), 15);
+        // A position and its mirror image with the colours swapped score opposite values.
+        let w = Windows::<G10>::new();
+        let mut table = PatternWeights::zeros(w.len());
+        for (i, v) in table.values.iter_mut().enumerate() {
+            *v = ((i * 7919) % 201) as f32 - 100.0;
+        }
+        let a = fen::parse::<G10>(&INTERNATIONAL, "W:W31,32,38,44:B3,12,17").unwrap();
+        let b = fen::parse::<G10>(&INTERNATIONAL, "B:W34,39,48:B7,13,19,20").unwrap();
+        let (sa, sb) = (w.score(&table, &a), w.score(&table, &b));
+        assert!(sa != 0.0);
+        assert!((sa + sb).abs() < 1e-3, "{sa} {sb}");
+    }
+
+    #[test]
+    fn fast_score_equals_the_square_by_square_configurations() {
+        fn check<G: Geometry>(variant: &'static tablier_draughts::Variant, seed: u64) {
+            let w = Windows::<G>::new();
+            let mut table = PatternWeights::zeros(w.len());
+            for (i, v) in table.values.iter_mut().enumerate() {
+                *v = ((i * 7919) % 2001) as f32 / 10.0 - 100.0;
+            }
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut game = tablier_draughts::game::Game::<G>::start(variant).unwrap();
+            let mut cfg = Vec::new();
+            for _ in 0..120 {
+                let pos = *game.position();
+                w.configs(&pos, &mut cfg);
+                let (a, b) = cfg.split_at(w.len());
+                let slow: f32 = (0..w.len())
+                    .map(|i| table.value(i, a[i] as usize) - table.value(i, b[i] as usize))
+                    .sum();
+                let fast = w.score(&table, &pos);
+                assert!((slow - fast).abs() < 1e-2, "{slow} {fast}");
+                let moves = game.legal_moves();
+                let Some(m) = moves.choose(&mut rng).copied() else {
+                    break;
+                };
+                game.play(&m).unwrap();
+            }
+        }
+        check::<G10>(&INTERNATIONAL, 1);
+        check::<G8>(&tablier_draughts::ENGLISH, 2);
+        check::<tablier_draughts::G12>(&tablier_draughts::CANADIAN, 3);
+    }
+
+    #[test]
+    fn bytes_round_trip_and_errors() {
+        let mut t = PatternWeights::zeros(3);
+        t.values[5] = 12.3;
+        t.values[6] = -4.0;
+        t.values[CONFIGS * 2 + 100] = 0.5;
+        let b = t.to_bytes();
+        assert_eq!(PatternWeights::from_bytes(&b).unwrap(), t);
+        assert!(PatternWeights::from_bytes(b"nope").is_err());
+        assert!(PatternWeights::from_bytes(&b[..b.len() - 1]).is_err());
+        let mut long = b.clone();
+        long.push(0);
+        assert!(PatternWeights::from_bytes(&long).is_err());
+    }
+
+    #[test]
+    fn fit_learns_a_pattern_that_wins() {
+        // White wins exactly when he has a man on square 28; the tables must learn it.
+        let w = Windows::<G10>::new();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let (mut train, mut held) = (PatternSamples::new(w.len()), PatternSamples::new(w.len()));
+        let mut cfg = Vec::new();
+        for i in 0..4000 {
+            let extra = if i % 2 == 0 { "28," } else { "" };
+            let f = format!("W:W{extra}{}:B{}", 36 + i % 10, 1 + i % 15);
+            let p = fen::parse::<G10>(&INTERNATIONAL, &f).unwrap();
+            w.configs(&p, &mut cfg);
+            let set = if i % 10 == 0 { &mut held } else { &mut train };
+            set.push(0.0, if i % 2 == 0 { 1.0 } else { 0.0 }, &cfg);
+        }
+        let config = FitConfig {
+            k: 0.01,
+            epochs: 6,
+            rate: 2000.0,
+            l2: 1e-4,
+        };
+        let before = held.loss(&PatternWeights::zeros(w.len()), 0.01);
+        let (t, log) = fit(
+            &train,
+            &held,
+            &config,
+            &mut rng,
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert_eq!(log.len(), 6);
+        let after = held.loss(&t, 0.01);
+        assert!(after < before * 0.5, "{before} -> {after}");
+    }
+}

@@ -8,8 +8,9 @@
 //! * Captures are never cut short: where the depth runs out and the side to move must take,
 //!   the search goes on through the captures (quiescence); a position with a single legal
 //!   move is searched one ply deeper (most such moves are forced captures).
-//! * Late quiet moves at depth 3 and more are searched one ply shallower first (late move
-//!   reductions), and again at full depth when they beat alpha.
+//! * Late quiet moves at depth 3 and more are searched shallower first (late move
+//!   reductions: more plies for later moves of deeper nodes, one less in principal-variation
+//!   nodes), and again at full depth when they beat alpha.
 //! * Repetition of a position since the last irreversible move, in the game or in the search,
 //!   scores as a draw; small material is read from the endgame tables when they are loaded.
 //! * Time: a soft limit (no new iteration is started after it) and a hard limit (the search
@@ -30,6 +31,17 @@ pub const INF: i32 = 30_000;
 pub const WIN: i32 = 29_000;
 /// Scores of positions the endgame tables call won are `TABLE_WIN` plus material.
 pub const TABLE_WIN: i32 = 20_000;
+/// Late-move reductions by depth and move number: `0.5 + ln(depth) · ln(move) / 2.25`.
+static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (n, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
+        }
+    }
+    t
+});
+
 /// The deepest ply the search reaches.
 pub const MAX_PLY: usize = 120;
 
@@ -96,12 +108,16 @@ impl Limits {
     }
 
     /// The (soft, hard) time budgets: no new iteration starts after the soft one, and the
-    /// search stops at the hard one. `None` where there is no time limit.
+    /// search stops at the hard one. `None` where there is no time limit. With a set time
+    /// per move both are that time; on a clock the soft budget keeps time for later moves.
     #[must_use]
     pub fn budgets(&self) -> (Option<Duration>, Option<Duration>) {
         match self.time {
             TimeControl::Infinite => (None, None),
-            TimeControl::MoveTime(t) => (Some(t.mul_f64(0.55)), Some(t)),
+            // A set time per move is spent whole (what is left over is lost anyway): the
+            // search deepens until the time is up, and an unfinished iteration's best root
+            // move stands if it has overtaken the last finished one.
+            TimeControl::MoveTime(t) => (Some(t), Some(t)),
             TimeControl::Clock {
                 remaining,
                 increment,
@@ -387,7 +403,17 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                     ext_left,
                 )
             } else {
-                let r = i32::from(depth >= 3 && n >= 3 && quiet && key < 800_000);
+                // Late quiet moves (not the killers, not promotions) are searched shallower
+                // first, the more so the later the move and the deeper the node (the
+                // logarithmic rule of modern searches); one ply less in a principal-variation
+                // node.
+                let r = if depth >= 3 && n >= 3 && quiet && key < 500_000 {
+                    let late = LMR[(depth as usize).min(63)][n.min(63)];
+                    let pv = i32::from(beta - alpha > 1);
+                    (late - pv).clamp(1, depth - 2)
+                } else {
+                    0
+                };
                 let mut s = -self.search(
                     &child,
                     ch,

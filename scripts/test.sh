@@ -4,7 +4,8 @@
 # the `ci` profile (optimised, so that perft depths stay deep; see Cargo.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/python-env.sh
+# What the tests need (Debian packages, rustfmt/clippy, the Python venv), installed when missing.
+bash scripts/setup.sh
 export TABLIER_PYTHON="$PWD/.venv/bin/python"
 # A throwaway PostgreSQL cluster for the server's storage tests.
 pgdir=$(mktemp -d /tmp/tablier-pg.XXXXXX)

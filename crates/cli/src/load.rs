@@ -78,9 +78,14 @@ async fn load(a: &LoadArgs) -> Result<()> {
     ))
     .await
     .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let hub = tablier_server::Hub::new(store)
-        .await
-        .map_err(|e| anyhow::anyhow!(e))?;
+    // The load generator is one address creating every game and sending every message:
+    // the per-client limits are off here.
+    let hub = tablier_server::Hub::with_options(
+        std::sync::Arc::new(store),
+        tablier_server::Options::unlimited(),
+    )
+    .await
+    .map_err(|e| anyhow::anyhow!(e))?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     tokio::spawn(async move {

@@ -28,10 +28,59 @@ pub struct ServeArgs {
     /// it listens on).
     #[arg(long)]
     advertise: Option<String>,
+    /// New games one client address may create per minute, after a burst of
+    /// `--games-burst` (0: no limit).
+    #[arg(long, default_value_t = tablier_server::Options::default().games_per_minute)]
+    games_per_minute: u32,
+    /// New games one client address may create at once.
+    #[arg(long, default_value_t = tablier_server::Options::default().games_burst)]
+    games_burst: u32,
+    /// Engine seats that may think at the same time (default: half the cores, at least
+    /// one); the others wait in line.
+    #[arg(long)]
+    engine_workers: Option<usize>,
+    /// Allow games between two engine seats (they take CPU with nobody playing). Even
+    /// then, such games are not taken up again at start-up until someone opens them.
+    #[arg(long)]
+    engine_games: bool,
+    /// WebSocket messages one connection may send per second, after a burst of 60 (0: no
+    /// limit).
+    #[arg(long, default_value_t = tablier_server::Options::default().messages_per_second)]
+    messages_per_second: u32,
+    /// Log as JSON lines instead of text (the level comes from RUST_LOG, default `info`).
+    #[arg(long)]
+    log_json: bool,
+}
+
+/// Sends the server's `tracing` events to standard error: human-readable lines, or JSON
+/// lines with `--log-json`; `RUST_LOG` filters them (default `info`).
+fn install_logging(json: bool) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(std::io::stderr);
+    // A second call (tests calling `serve` twice in one process) keeps the first.
+    let _ = if json {
+        builder.json().try_init()
+    } else {
+        builder.try_init()
+    };
 }
 
 /// Runs the server until Ctrl-C.
 pub fn serve(a: &ServeArgs) -> Result<()> {
+    install_logging(a.log_json);
+    let defaults = tablier_server::Options::default();
+    let options = tablier_server::Options {
+        games_per_minute: a.games_per_minute,
+        games_burst: a.games_burst,
+        engine_workers: a.engine_workers.unwrap_or(defaults.engine_workers).max(1),
+        engine_games: a.engine_games,
+        messages_per_second: a.messages_per_second,
+        messages_burst: defaults.messages_burst,
+    };
     let url = match &a.database {
         Some(u) => u.clone(),
         None => {
@@ -68,6 +117,7 @@ pub fn serve(a: &ServeArgs) -> Result<()> {
         &url,
         &node,
         a.advertise.clone(),
+        options,
     ))
     .map_err(|e| anyhow!(e))
 }
@@ -75,13 +125,36 @@ pub fn serve(a: &ServeArgs) -> Result<()> {
 /// `tablier verify RECORD`: recomputes every roll of a finished game's record from its
 /// revealed seed and checks the seed against the commitment published at the start.
 pub fn verify(path: &std::path::Path) -> Result<()> {
-    let text = crate::read_text(path)?;
-    let record: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a JSON game record", path.display()))?;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow!(
+            "{} is not UTF-8 text (byte {} is not): a game record is JSON",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let record: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        anyhow!(
+            "{} is not a JSON game record (line {}, column {})",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })?;
     match tablier_server::room::verify(&record) {
         Ok(v) => {
+            let how = match v.result.winner {
+                Some(s) => format!(
+                    "{} won {} point{} ({})",
+                    tablier_server::room::side_name(s),
+                    v.result.points,
+                    if v.result.points == 1 { "" } else { "s" },
+                    v.result.reason
+                ),
+                None => format!("a draw ({})", v.result.reason),
+            };
             println!(
-                "verified: the seed matches its commitment; {} rolls recomputed, {} actions replayed, all legal",
+                "verified: the seed and the spec match the commitment; {} rolls recomputed, {} actions replayed, all legal; the game ends as recorded: {how}",
                 v.rolls, v.actions
             );
             Ok(())

@@ -42,22 +42,23 @@ pub mod store;
 pub mod table;
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tablier_core::Side;
 use tokio::sync::Mutex;
 
-use room::{now_ms, Refusal, Room, SeatKind, TableSpec};
+use room::{now_ms, Refusal, Room, Seat, SeatKind, TableSpec};
 use store::{EventBus, Storage, Store, StoreError, SOLE_NODE, STALE_MS};
 use table::GameSpec;
 
@@ -68,6 +69,76 @@ type HttpClient = hyper_util::client::legacy::Client<
 
 /// The largest message a client may send (bytes).
 pub const MAX_MESSAGE: usize = 4096;
+
+/// The largest WebSocket message read at all (bytes): between [`MAX_MESSAGE`] and this, the
+/// client is told why its connection closes; beyond it the socket is dropped.
+const MAX_READ: usize = 64 * 1024;
+
+/// How long a send to a WebSocket client may wait for it to read, before the connection is
+/// given up.
+const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// What a server allows each client, and the CPU its engines may take together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// New games one client address may create per minute, sustained (0: no limit).
+    pub games_per_minute: u32,
+    /// New games one client address may create at once before the per-minute pace applies.
+    pub games_burst: u32,
+    /// Engine seats that may think at the same time; the others wait in line (first come,
+    /// first served).
+    pub engine_workers: usize,
+    /// Whether a game may have two engine seats (engine against engine): off by default,
+    /// as such games take CPU with nobody playing.
+    pub engine_games: bool,
+    /// WebSocket messages one connection may send per second, sustained (0: no limit).
+    pub messages_per_second: u32,
+    /// WebSocket messages one connection may send at once before the per-second pace
+    /// applies.
+    pub messages_burst: u32,
+}
+
+impl Default for Options {
+    /// 6 games a minute per address after a burst of 20; engines on half the cores (at
+    /// least one); no engine-against-engine games; 20 messages a second per connection after
+    /// a burst of 60.
+    fn default() -> Options {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Options {
+            games_per_minute: 6,
+            games_burst: 20,
+            engine_workers: (cores / 2).max(1),
+            engine_games: false,
+            messages_per_second: 20,
+            messages_burst: 60,
+        }
+    }
+}
+
+impl Options {
+    /// No limits on games or messages and engine games allowed (tests and benchmarks that
+    /// drive the server hard on purpose); engines on every core.
+    #[must_use]
+    pub fn unlimited() -> Options {
+        Options {
+            games_per_minute: 0,
+            games_burst: 0,
+            engine_workers: std::thread::available_parallelism().map_or(1, usize::from),
+            engine_games: true,
+            messages_per_second: 0,
+            messages_burst: 0,
+        }
+    }
+}
+
+type AddressLimiter = governor::DefaultKeyedRateLimiter<IpAddr>;
+
+/// A GCRA quota of `per` a `period` after `burst` (`None` when `per` is 0: no limit).
+fn quota(per: u32, burst: u32, period: std::time::Duration) -> Option<governor::Quota> {
+    let per = NonZeroU32::new(per)?;
+    let burst = NonZeroU32::new(burst.max(1)).expect("at least 1");
+    governor::Quota::with_period(period / per.get()).map(|q| q.allow_burst(burst))
+}
 
 /// A random token of `len` letters and digits (about 5.95 bits each).
 pub fn new_token(rng: &mut impl rand::RngCore, len: usize) -> String {
@@ -94,15 +165,31 @@ pub struct Hub {
     http: HttpClient,
     /// Reviews of finished games (they never change), computed once.
     reviews: Arc<Mutex<HashMap<String, Arc<String>>>>,
+    /// Games whose stored record does not replay: kept out of play, with the reason (logged).
+    damaged: Arc<Mutex<HashMap<String, String>>>,
+    /// The limits in force.
+    options: Options,
+    /// New games per client address.
+    creations: Option<Arc<AddressLimiter>>,
+    /// One permit per engine seat allowed to think at once.
+    engines: Arc<tokio::sync::Semaphore>,
 }
 
 /// An error answered to a client: a status and a reason in words.
 #[derive(Debug)]
 pub struct ApiError(StatusCode, String);
 
+/// What a client is told about a game whose record does not replay.
+const DAMAGED: &str = "this game's record is damaged: it is kept out of play";
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, Json(json!({ "error": self.1 }))).into_response()
+        let body = if self.1 == DAMAGED {
+            json!({ "error": self.1, "damaged": true })
+        } else {
+            json!({ "error": self.1 })
+        };
+        (self.0, Json(body)).into_response()
     }
 }
 
@@ -131,42 +218,86 @@ fn unavailable(e: StoreError) -> ApiError {
 
 fn damaged(id: &str, e: &str) -> ApiError {
     tracing::error!("game {id} does not replay: {e}");
-    ApiError(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "this game's record is damaged".into(),
-    )
+    ApiError(StatusCode::INTERNAL_SERVER_ERROR, DAMAGED.into())
 }
 
 impl Hub {
-    /// A hub on a store, taking up every unfinished game it owns.
+    /// A hub on a store with the default [`Options`], taking up every unfinished game it
+    /// owns.
     ///
     /// # Errors
-    /// When the store cannot be read or a stored game does not replay.
+    /// When the store cannot be read.
     pub async fn new(store: Store) -> Result<Hub, String> {
-        Hub::with_storage(Arc::new(store)).await
+        Hub::with_options(Arc::new(store), Options::default()).await
     }
 
-    /// A hub on any [`Storage`], taking up every unfinished game this node owns.
+    /// A hub on any [`Storage`] with the default [`Options`].
     ///
     /// # Errors
-    /// When the store cannot be read or a stored game does not replay.
+    /// When the store cannot be read.
     pub async fn with_storage(store: Arc<dyn Storage>) -> Result<Hub, String> {
+        Hub::with_options(store, Options::default()).await
+    }
+
+    /// A hub on any [`Storage`] with `options`, taking up every unfinished game this node
+    /// owns, except games between two engines (they wait until someone opens them). A game
+    /// that does not replay is logged and kept out of play; the others are served.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub async fn with_options(store: Arc<dyn Storage>, options: Options) -> Result<Hub, String> {
         let http =
             hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
                 .build_http();
+        let creations = quota(
+            options.games_per_minute,
+            options.games_burst,
+            std::time::Duration::from_secs(60),
+        )
+        .map(|q| Arc::new(governor::RateLimiter::keyed(q)));
         let hub = Hub {
             store,
             rooms: Arc::new(Mutex::new(HashMap::new())),
             http,
             reviews: Arc::new(Mutex::new(HashMap::new())),
+            damaged: Arc::new(Mutex::new(HashMap::new())),
+            engines: Arc::new(tokio::sync::Semaphore::new(options.engine_workers.max(1))),
+            options,
+            creations,
         };
         let ids = hub.store.unfinished().await.map_err(|e| e.to_string())?;
+        let (mut taken, mut waiting) = (0, 0);
         for id in ids {
-            hub.load(&id)
-                .await
-                .map_err(|e| format!("game {id}: {e:?}"))?;
+            match hub.store.game(&id).await.map_err(|e| e.to_string())? {
+                Some(g) if engines_only(&g.seats) => {
+                    waiting += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            // A game that does not replay is logged by `load` and kept out of play.
+            if hub.load(&id).await.is_ok() {
+                taken += 1;
+            }
         }
+        let damaged = hub.damaged.lock().await.len();
+        tracing::info!(
+            "{taken} unfinished games taken up, {waiting} engine-only games left until opened, {damaged} damaged"
+        );
         Ok(hub)
+    }
+
+    /// The games kept out of play because their records do not replay, with the reasons.
+    pub async fn damaged_games(&self) -> Vec<(String, String)> {
+        let mut v: Vec<_> = self
+            .damaged
+            .lock()
+            .await
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        v.sort();
+        v
     }
 
     /// Makes this hub one node of several on a shared database: it says it is alive at
@@ -262,6 +393,9 @@ impl Hub {
         if let Some(r) = rooms.get(id) {
             return Ok(Some(r.clone()));
         }
+        if self.damaged.lock().await.contains_key(id) {
+            return Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, DAMAGED.into()));
+        }
         let Some(mut game) = self.store.game(id).await.map_err(unavailable)? else {
             return Ok(None);
         };
@@ -292,8 +426,24 @@ impl Hub {
             }
         }
         let actions = self.store.actions_after(id, 0).await.map_err(unavailable)?;
-        let mut room = Room::restore(&game, actions).map_err(|e| damaged(id, &e))?;
+        let mut room = match Room::restore(&game, actions) {
+            Ok(room) => room,
+            Err(e) => {
+                self.damaged.lock().await.insert(id.to_owned(), e.clone());
+                return Err(damaged(id, &e));
+            }
+        };
         room.mirror_of = mirror_of;
+        if owned {
+            // The clock of the side to move goes on from now, not from before the outage.
+            if let Err(e) = room.resume_clock(&*self.store).await {
+                tracing::error!("game {id}: cannot resume its clock: {e}");
+                return Err(ApiError(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "storage unavailable".into(),
+                ));
+            }
+        }
         let room = Arc::new(Mutex::new(room));
         rooms.insert(id.to_owned(), room.clone());
         drop(rooms);
@@ -345,6 +495,9 @@ impl Hub {
                     let mut r = room.lock().await;
                     fresh.tx = r.tx.clone();
                     *r = fresh;
+                    if let Err(e) = r.resume_clock(&*self.store).await {
+                        tracing::error!("game {id}: cannot resume its clock: {e}");
+                    }
                     r.announce();
                 }
                 Err(e) => {
@@ -478,8 +631,20 @@ impl Hub {
                 let budget = clocks.map(|(left, _)| engine::budget(left[side.index()], increment));
                 let hub2 = hub.clone();
                 let room2 = room.clone();
+                let pool = hub.engines.clone();
                 tokio::spawn(async move {
-                    let table = room2.lock().await.table_copy();
+                    // Wait for a free engine worker: engines together never take more
+                    // than `Options::engine_workers` cores.
+                    let Ok(_permit) = pool.acquire_owned().await else {
+                        return;
+                    };
+                    let table = {
+                        let r = room2.lock().await;
+                        if r.version() != version {
+                            return;
+                        }
+                        r.table_copy()
+                    };
                     let choice = tokio::task::spawn_blocking(move || {
                         let mut rng = rand::thread_rng();
                         engine::choose(table.as_ref(), side, level, budget, &mut rng)
@@ -528,14 +693,41 @@ pub struct CreateGame {
     pub clock: Option<room::ClockSpec>,
 }
 
+/// Whether a game's stored seats (JSON) are both engines.
+fn engines_only(seats: &str) -> bool {
+    serde_json::from_str::<[Seat; 2]>(seats)
+        .is_ok_and(|s| s.iter().all(|s| matches!(s.kind, SeatKind::Engine { .. })))
+}
+
 async fn create_game(
     State(hub): State<Hub>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     body: Result<Json<CreateGame>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    if let (Some(limiter), Some(Extension(ConnectInfo(addr)))) = (&hub.creations, peer) {
+        if let Err(not_until) = limiter.check_key(&addr.ip()) {
+            let wait = not_until.wait_time_from(governor::clock::Clock::now(
+                &governor::clock::DefaultClock::default(),
+            ));
+            return Err(ApiError(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "too many new games from your address: the next one in {} s",
+                    wait.as_secs() + 1
+                ),
+            ));
+        }
+    }
     let Json(req) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let seats = req
         .seats
         .unwrap_or([SeatKind::Human, SeatKind::Engine { level: 1 }]);
+    if !hub.options.engine_games && seats.iter().all(|s| matches!(s, SeatKind::Engine { .. })) {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "games between two engines are not offered on this server".into(),
+        ));
+    }
     for s in &seats {
         if let SeatKind::Engine { level } = s {
             if *level > engine::MAX_LEVEL {
@@ -714,7 +906,8 @@ async fn ws_handler(
         None => None,
     };
     Ok(ws
-        .max_message_size(MAX_MESSAGE)
+        .max_message_size(MAX_READ)
+        .max_frame_size(MAX_READ)
         .on_upgrade(move |socket| client(hub, room, seat, q.v, socket)))
 }
 
@@ -722,7 +915,18 @@ async fn ws_handler(
 /// that owns the game).
 type WsSeat = Option<(Side, String)>;
 
-/// One WebSocket client: the state on every change; a seat's actions in.
+/// A close frame with a code and a reason for the client.
+fn close(code: u16, reason: &str) -> Message {
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: reason.into(),
+    }))
+}
+
+/// One WebSocket client: the state on every change; a seat's actions in. A client that
+/// sends more than [`MAX_MESSAGE`] bytes in a message, binary messages, messages faster than
+/// the per-connection pace, or messages faster than it reads the replies, is told why in
+/// the close frame and disconnected.
 async fn client(
     hub: Hub,
     room: Arc<Mutex<Room>>,
@@ -744,34 +948,96 @@ async fn client(
     if seen != Some(version) && tx.send(Message::Text(state.into())).await.is_err() {
         return;
     }
-    let (out_tx, mut out_rx) = tokio::sync::mpsc::channel::<String>(16);
+    // Replies wait here for the writer; a client that lets them pile up is closed.
+    let (out_tx, mut out_rx) = tokio::sync::mpsc::channel::<Message>(16);
+    let (close_tx, mut close_rx) = tokio::sync::oneshot::channel::<Message>();
     let writer = tokio::spawn(async move {
         loop {
-            tokio::select! {
+            let msg = tokio::select! {
                 ev = events.recv() => match ev {
-                    Ok(s) => if tx.send(Message::Text(s.as_str().into())).await.is_err() { break },
+                    Ok(s) => Message::Text(s.as_str().into()),
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                     Err(_) => break,
                 },
                 msg = out_rx.recv() => match msg {
-                    Some(s) => if tx.send(Message::Text(s.into())).await.is_err() { break },
+                    Some(m) => m,
                     None => break,
                 },
+                msg = &mut close_rx => match msg {
+                    Ok(m) => {
+                        let _ = tokio::time::timeout(SEND_TIMEOUT, tx.send(m)).await;
+                        break;
+                    }
+                    Err(_) => break,
+                },
+            };
+            // A client that does not read for this long is given up.
+            match tokio::time::timeout(SEND_TIMEOUT, tx.send(msg)).await {
+                Ok(Ok(())) => {}
+                _ => break,
             }
         }
     });
-    while let Some(Ok(msg)) = rx.next().await {
+    let pace = quota(
+        hub.options.messages_per_second,
+        hub.options.messages_burst,
+        std::time::Duration::from_secs(1),
+    )
+    .map(governor::RateLimiter::direct);
+    let mut closing = None;
+    while let Some(msg) = rx.next().await {
         let text = match msg {
-            Message::Text(t) => t.to_string(),
-            Message::Close(_) => break,
-            _ => continue,
+            Ok(Message::Text(t)) => t,
+            Ok(Message::Close(_)) => break,
+            Ok(Message::Binary(_)) => {
+                closing = Some(close(
+                    1003,
+                    "binary messages are not accepted: send JSON text",
+                ));
+                break;
+            }
+            Ok(_) => continue,
+            Err(e) => {
+                closing = Some(close(1009, &format!("unreadable message: {e}")));
+                break;
+            }
         };
-        let reply = handle_message(&hub, &room, seat.as_ref(), &text).await;
-        if out_tx.send(reply.to_string()).await.is_err() {
+        if text.len() > MAX_MESSAGE {
+            closing = Some(close(
+                1009,
+                &format!("a message is at most {MAX_MESSAGE} bytes"),
+            ));
             break;
         }
+        if pace.as_ref().is_some_and(|p| p.check().is_err()) {
+            closing = Some(close(
+                1008,
+                &format!(
+                    "too many messages: at most {} a second",
+                    hub.options.messages_per_second
+                ),
+            ));
+            break;
+        }
+        let reply = handle_message(&hub, &room, seat.as_ref(), text.as_str()).await;
+        match out_tx.try_send(Message::Text(reply.to_string().into())) {
+            Ok(()) => {}
+            Err(tokio::sync::mpsc::error::TrySendError::Full(_)) => {
+                closing = Some(close(
+                    1008,
+                    "too many replies unread: read the server's messages before sending more",
+                ));
+                break;
+            }
+            Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) => break,
+        }
     }
-    writer.abort();
+    if let Some(frame) = closing {
+        let _ = close_tx.send(frame);
+        let _ = tokio::time::timeout(SEND_TIMEOUT, writer).await;
+    } else {
+        writer.abort();
+    }
 }
 
 async fn handle_message(
@@ -862,6 +1128,7 @@ pub async fn serve(
     database: &str,
     node: &str,
     advertise: Option<String>,
+    options: Options,
 ) -> Result<(), String> {
     let store = Store::open_as(database, node)
         .await
@@ -888,7 +1155,17 @@ pub async fn serve(
     } else {
         None
     };
-    let hub = Hub::new(store).await?;
+    let hub = Hub::with_options(Arc::new(store), options).await?;
+    if let Some(limiter) = hub.creations.clone() {
+        // Forget the addresses that have not created a game for a while.
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(std::time::Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                limiter.retain_recent();
+            }
+        });
+    }
     if let Some(bus) = bus {
         hub.join_cluster(Arc::new(bus), url.clone());
     }
@@ -897,10 +1174,13 @@ pub async fn serve(
     } else {
         println!("tablier: serving on http://{local}");
     }
-    axum::serve(listener, router(hub))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| e.to_string())
+    axum::serve(
+        listener,
+        router(hub).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+    .map_err(|e| e.to_string())
 }

@@ -115,7 +115,51 @@ impl From<StoreError> for Refusal {
         tracing::error!("{e}");
         match e {
             StoreError::NotOwner(_) => Refusal::Moved,
-            StoreError::Db(_) => Refusal::Storage,
+            StoreError::Db(_) | StoreError::Open(_) => Refusal::Storage,
+        }
+    }
+}
+
+/// The server's log entry (with an empty side) that says its clocks went on again after a
+/// restart: the time between the entry before it and this one is charged to nobody.
+pub const RESUME: &str = "!resume";
+
+/// The most table actions (offers and answers to offers, not resignations) one seat may make
+/// in a game.
+pub const MAX_TABLE_ACTIONS: u32 = 100;
+
+/// The commitment published when a game starts: the SHA-256, in hex, of a domain tag, the
+/// 32-byte dice seed and the game's spec as JSON (the spec as the server writes it: the
+/// family, variant, options and clock). Revealing the seed at the end proves both that the
+/// dice were drawn from it and that the game was played under that spec: changing the match
+/// length, the cube or the clock of a record changes its commitment.
+#[must_use]
+pub fn commitment_for(seed: &[u8; 32], spec: &TableSpec) -> String {
+    let mut h = Sha256::new();
+    h.update(b"tablier commitment v2\0");
+    h.update(seed);
+    h.update(serde_json::to_vec(spec).expect("a spec is serialisable"));
+    hex(&h.finalize())
+}
+
+/// A value quoted in an error message, cut to its first 40 characters.
+fn cut(s: &str) -> String {
+    const MAX: usize = 40;
+    match s.char_indices().nth(MAX) {
+        None => s.to_owned(),
+        Some((i, _)) => format!("{}… ({} bytes)", &s[..i], s.len()),
+    }
+}
+
+fn describe_result(r: Option<&GameResult>) -> String {
+    match r {
+        None => "none (the game goes on)".into(),
+        Some(r) => {
+            let who = match r.winner {
+                Some(s) => format!("{} wins", side_name(s)),
+                None => "a draw".into(),
+            };
+            format!("{who}, {} points, by {}", r.points, r.reason)
         }
     }
 }
@@ -137,9 +181,17 @@ pub struct Room {
     pub seats: [Seat; 2],
     log: Vec<StoredAction>,
     created_ms: i64,
+    /// The public commitment to the dice seed and the spec ([`commitment_for`]), as stored.
+    commitment: String,
     result: Option<GameResult>,
     draw_offer: Option<Side>,
     takeback_offer: Option<Side>,
+    /// Per seat: its last draw offer was declined, and its opponent has not moved since (a
+    /// declined offer is renewed only after the opponent's next move).
+    draw_declined: [bool; 2],
+    /// Table actions (offers and answers) each seat has made: capped at
+    /// [`MAX_TABLE_ACTIONS`] per game, so that no seat can grow the log without moving.
+    table_actions: [u32; 2],
     /// The game actions in force (taken-back ones removed): side, text, log number.
     played: Vec<(Side, String, i64)>,
     /// Log numbers of the actions taken back.
@@ -167,6 +219,32 @@ fn side_from(name: &str) -> Option<Side> {
     }
 }
 
+impl Clone for Room {
+    /// A copy to try a change on (its clients' channel is shared).
+    fn clone(&self) -> Room {
+        Room {
+            id: self.id.clone(),
+            spec: self.spec.clone(),
+            table: self.table.boxed_clone(),
+            dice: self.dice.clone(),
+            seed: self.seed,
+            seats: self.seats.clone(),
+            log: self.log.clone(),
+            created_ms: self.created_ms,
+            commitment: self.commitment.clone(),
+            result: self.result.clone(),
+            draw_offer: self.draw_offer,
+            takeback_offer: self.takeback_offer,
+            draw_declined: self.draw_declined,
+            table_actions: self.table_actions,
+            played: self.played.clone(),
+            undone: self.undone.clone(),
+            tx: self.tx.clone(),
+            mirror_of: self.mirror_of.clone(),
+        }
+    }
+}
+
 impl Room {
     fn blank(
         id: String,
@@ -177,6 +255,7 @@ impl Room {
     ) -> Result<Room, String> {
         let table = new_table(&spec.game)?;
         let (tx, _) = broadcast::channel(64);
+        let commitment = commitment_for(&seed, &spec);
         Ok(Room {
             id,
             spec,
@@ -186,9 +265,12 @@ impl Room {
             seats,
             log: Vec::new(),
             created_ms,
+            commitment,
             result: None,
             draw_offer: None,
             takeback_offer: None,
+            draw_declined: [false; 2],
+            table_actions: [0; 2],
             played: Vec::new(),
             undone: Vec::new(),
             tx,
@@ -251,9 +333,26 @@ impl Room {
             .and_then(|v| v.try_into().ok())
             .ok_or("bad seed")?;
         let mut room = Room::blank(game.id.clone(), spec, seed, seats, game.created_ms)?;
+        // The commitment published at the start, as stored (games created before the spec
+        // was committed keep their seed-only commitment).
+        room.commitment.clone_from(&game.commitment);
         for a in actions {
             room.replay_one(&a)?;
             room.log.push(a);
+        }
+        // The stored result must be the one the replay reaches: every way a game ends (a
+        // move, a throw, a resignation, a flag, an agreed draw) is in the log.
+        let stored: Option<GameResult> = match &game.result {
+            Some(r) => Some(serde_json::from_str(r).map_err(|e| format!("stored result: {e}"))?),
+            None => None,
+        };
+        if stored != room.result {
+            return Err(format!(
+                "the stored result is {}, the replay of its {} actions gives {}",
+                describe_result(stored.as_ref()),
+                room.log.len(),
+                describe_result(room.result.as_ref())
+            ));
         }
         Ok(room)
     }
@@ -307,32 +406,74 @@ impl Room {
     /// Applies one logged action during a replay (also used by `tablier verify`).
     fn replay_one(&mut self, a: &StoredAction) -> Result<(), String> {
         let n = a.n;
+        if let Some(last) = self.log.last() {
+            if a.at_ms < last.at_ms {
+                return Err(format!(
+                    "action {n}: its time is before action {}'s",
+                    last.n
+                ));
+            }
+        }
+        if self.result.is_some() {
+            return Err(format!(
+                "action {n} ({}): the game was already over",
+                cut(&a.action)
+            ));
+        }
+        if a.side.is_empty() && a.action == RESUME {
+            // The server's own entry: its clocks go on again after a restart.
+            if self.spec.clock.is_none() {
+                return Err(format!(
+                    "action {n}: a clock resumes in a game without a clock"
+                ));
+            }
+            return Ok(());
+        }
         if a.side.is_empty() {
             // Chance: the dice must give exactly what was recorded.
             let drawn = self
                 .table
                 .chance(&mut self.dice)
-                .ok_or(format!("action {n}: no dice were due"))?;
+                .ok_or(format!("action {n} ({}): no dice were due", cut(&a.action)))?;
             if drawn != a.action {
                 return Err(format!(
                     "action {n}: the seed gives {drawn:?}, the record says {:?}",
-                    a.action
+                    cut(&a.action)
                 ));
             }
             self.table
                 .apply(&drawn)
-                .map_err(|e| format!("action {n}: {e}"))?;
+                .map_err(|e| format!("action {n}: {}", cut(&e)))?;
+            // A throw can end the game (trictrac: the points of a throw complete the last
+            // hole).
+            self.result_from_rules();
         } else {
-            let side = side_from(&a.side).ok_or(format!("action {n}: bad side"))?;
+            let side = side_from(&a.side).ok_or(format!(
+                "action {n}: the side {:?} is no seat",
+                cut(&a.side)
+            ))?;
+            if a.action == "!flag" {
+                // Only the clock flags, and only a side whose time had run out then.
+                if self.spec.clock.is_none() {
+                    return Err(format!("action {n} (!flag): the game has no clock"));
+                }
+                if self.flagged_at(a.at_ms) != Some(side) {
+                    return Err(format!(
+                        "action {n} (!flag): {}'s clock had not run out at that time",
+                        side_name(side)
+                    ));
+                }
+            }
             self.apply_player(side, &a.action)
-                .map_err(|e| format!("action {n} ({}): {e}", a.action))?;
+                .map_err(|e| format!("action {n} ({}): {}", cut(&a.action), cut(&e)))?;
         }
         Ok(())
     }
 
-    /// The commitment: SHA-256 of the dice seed, hex.
+    /// The commitment published at the start: SHA-256 of the dice seed and the spec
+    /// ([`commitment_for`]), hex.
     pub fn commitment(&self) -> String {
-        self.dice.commitment()
+        self.commitment.clone()
     }
 
     /// The event number: how many actions the game has.
@@ -383,12 +524,21 @@ impl Room {
 
     /// Applies a player's action (game or table action) to the state, without storing it.
     fn apply_player(&mut self, side: Side, text: &str) -> Result<String, String> {
-        if let Some(r) = &self.result {
-            let _ = r;
+        if self.result.is_some() {
             return Err("the game is over".into());
         }
         if let Some(meta) = text.strip_prefix('!') {
-            return self.apply_meta(side, meta);
+            let counted = !matches!(meta, "resign" | "flag");
+            if counted && self.table_actions[side.index()] >= MAX_TABLE_ACTIONS {
+                return Err(format!(
+                    "you have made {MAX_TABLE_ACTIONS} offers and answers in this game, the most a seat may"
+                ));
+            }
+            let written = self.apply_meta(side, meta)?;
+            if counted {
+                self.table_actions[side.index()] += 1;
+            }
+            return Ok(written);
         }
         if self.table.actor() != Actor::Player(side) {
             return Err(match self.table.actor() {
@@ -400,6 +550,8 @@ impl Room {
         let written = self.table.apply(text)?;
         self.draw_offer = None;
         self.takeback_offer = None;
+        // The opponent may offer again what this side declined.
+        self.draw_declined[side.opposite().index()] = false;
         self.played
             .push((side, written.clone(), self.log.len() as i64 + 1));
         self.result_from_rules();
@@ -443,6 +595,15 @@ impl Room {
                 if self.draw_offer == Some(side.opposite()) {
                     return self.apply_meta(side, "draw-accept");
                 }
+                if self.draw_offer == Some(side) {
+                    return Err("your draw offer stands already".into());
+                }
+                if self.draw_declined[side.index()] {
+                    return Err(
+                        "your draw offer was declined: offer again after your opponent's next move"
+                            .into(),
+                    );
+                }
                 self.draw_offer = Some(side);
             }
             "draw-accept" if draws => {
@@ -460,6 +621,7 @@ impl Room {
                     return Err("no draw is offered to you".into());
                 }
                 self.draw_offer = None;
+                self.draw_declined[side.opposite().index()] = true;
             }
             // Takebacks: draughts, as on lidraughts (the dice games undo a play within the
             // turn, before it is sent; once the next roll is seen, nothing goes back).
@@ -545,47 +707,60 @@ impl Room {
         side: Side,
         text: &str,
     ) -> Result<(), Refusal> {
-        let before_table = self.table.boxed_clone();
-        let before = (
-            self.result.clone(),
-            self.draw_offer,
-            self.dice.clone(),
-            self.log.len(),
-        );
-        let before_takeback = (self.takeback_offer, self.played.clone(), self.undone.len());
+        // The change is made on a copy, stored, and only then swapped in: a refusal or a
+        // storage failure leaves the room exactly as it was.
+        let mut next = self.clone();
         let at = now_ms();
-        let mut pending = Vec::new();
-        match self.apply_player(side, text) {
-            Ok(written) => pending.push(StoredAction {
-                n: self.log.len() as i64 + 1,
-                side: side_name(side).into(),
-                action: written,
-                at_ms: at,
-            }),
-            Err(e) => return Err(Refusal::Illegal(e)),
-        }
-        self.log.extend(pending);
-        self.engine_answers(at);
-        self.draw_chance(at);
-        let new = self.log[before.3..].to_vec();
+        let written = next.apply_player(side, text).map_err(Refusal::Illegal)?;
+        next.log.push(StoredAction {
+            n: next.log.len() as i64 + 1,
+            side: side_name(side).into(),
+            action: written,
+            at_ms: at,
+        });
+        next.engine_answers(at);
+        next.draw_chance(at);
+        next.store_since(store, self.log.len()).await?;
+        *self = next;
+        self.announce();
+        Ok(())
+    }
+
+    /// Stores the actions of the log from index `from` on, with the result if the game is
+    /// over, in one transaction.
+    async fn store_since(&self, store: &dyn Storage, from: usize) -> Result<(), Refusal> {
         let result = self
             .result
             .as_ref()
             .map(|r| serde_json::to_string(r).expect("json"));
-        if let Err(e) = store.append(&self.id, &new, result.as_deref()).await {
-            // Nothing was stored: undo everything.
-            self.table = before_table;
-            self.result = before.0;
-            self.draw_offer = before.1;
-            self.dice = before.2;
-            self.log.truncate(before.3);
-            self.takeback_offer = before_takeback.0;
-            self.played = before_takeback.1;
-            self.undone.truncate(before_takeback.2);
-            return Err(e.into());
-        }
-        self.announce();
+        store
+            .append(&self.id, &self.log[from..], result.as_deref())
+            .await?;
         Ok(())
+    }
+
+    /// After a restart (or a take-over by another node), a clock that was running goes on
+    /// from now: the server's down time is not the player's. Stores a [`RESUME`] entry in
+    /// the log, which the clocks read; nothing when no clock runs.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    pub async fn resume_clock(&mut self, store: &dyn Storage) -> Result<bool, Refusal> {
+        let running = self.clocks().and_then(|(_, running)| running);
+        if running.is_none() || self.log.last().is_some_and(|a| a.action == RESUME) {
+            return Ok(false);
+        }
+        let mut next = self.clone();
+        next.log.push(StoredAction {
+            n: next.log.len() as i64 + 1,
+            side: String::new(),
+            action: RESUME.into(),
+            at_ms: now_ms().max(self.log.last().map_or(0, |a| a.at_ms)),
+        });
+        next.store_since(store, self.log.len()).await?;
+        *self = next;
+        self.announce();
+        Ok(true)
     }
 
     /// An engine seat answers an offer made to it at once: it grants a takeback (as
@@ -646,8 +821,7 @@ impl Room {
         let n = self.log.len();
         self.draw_chance(now_ms());
         if self.log.len() > n {
-            let new = self.log[n..].to_vec();
-            store.append(&self.id, &new, None).await?;
+            self.store_since(store, n).await?;
         }
         Ok(())
     }
@@ -667,13 +841,26 @@ impl Room {
     /// Remaining clock time of each side in ms, computed from the log's times, and the side
     /// whose clock runs.
     pub fn clocks(&self) -> Option<([i64; 2], Option<Side>)> {
+        self.clocks_at(now_ms())
+    }
+
+    /// The clocks as they stood at `now` (ms since the epoch), from the log's times.
+    fn clocks_at(&self, now: i64) -> Option<([i64; 2], Option<Side>)> {
         let c = self.spec.clock?;
         let mut left = [i64::from(c.initial_s) * 1000; 2];
         let mut since = self.created_ms;
         let mut moved = [false; 2];
         // Table actions (offers and answers) neither stop a clock nor earn an increment: the
         // time until a side's next move is charged to that move.
-        for a in self.log.iter().filter(|a| !a.action.starts_with('!')) {
+        for a in &self.log {
+            if a.side.is_empty() && a.action == RESUME {
+                // The server was down until then: the time before is nobody's.
+                since = a.at_ms;
+                continue;
+            }
+            if a.action.starts_with('!') {
+                continue;
+            }
             if let Some(s) = side_from(&a.side) {
                 // The clock starts with each side's first move.
                 if moved[s.index()] {
@@ -686,7 +873,7 @@ impl Room {
         }
         let running = match self.actor() {
             Actor::Player(s) if moved[s.index()] => {
-                left[s.index()] -= now_ms() - since;
+                left[s.index()] -= now - since;
                 Some(s)
             }
             _ => None,
@@ -696,7 +883,12 @@ impl Room {
 
     /// The side whose clock has run out while it is to act.
     pub fn flagged(&self) -> Option<Side> {
-        let (left, running) = self.clocks()?;
+        self.flagged_at(now_ms())
+    }
+
+    /// The side whose clock had run out at `now` while it was to act.
+    fn flagged_at(&self, now: i64) -> Option<Side> {
+        let (left, running) = self.clocks_at(now)?;
         running.filter(|s| left[s.index()] <= 0)
     }
 
@@ -766,28 +958,55 @@ pub struct Verified {
     pub actions: usize,
     /// Rolls recomputed from the seed.
     pub rolls: usize,
+    /// How the game ended, as the replay finds it (and the record says).
+    pub result: GameResult,
 }
 
-/// Checks a finished game's record: the seed's SHA-256 is the commitment published at the
-/// start, every roll is what the seed gives, and every action is legal.
+/// Checks a finished game's record, as `GET /api/games/{id}/record` gives it:
+/// - the revealed seed and the spec hash to the commitment published at the start
+///   ([`commitment_for`]), so neither the dice nor the rules (variant, match length, cube,
+///   clock) can have been changed;
+/// - the actions are numbered 1, 2, ... with times that never go back; every roll is the
+///   one the seed gives, every player's action is legal when it is made, and nothing
+///   follows the end of the game;
+/// - a loss on time (`!flag`) is the clock's: the game has a clock and the flagged side's
+///   time, computed from the recorded times, had run out;
+/// - the replay ends where the record says: the game over, with the recorded winner,
+///   points and reason.
 ///
 /// # Errors
-/// What does not hold, with the action's number.
+/// The first thing that does not hold, in words, with the action's number.
 pub fn verify(record: &Value) -> Result<Verified, String> {
-    let spec: TableSpec =
-        serde_json::from_value(record["spec"].clone()).map_err(|e| format!("spec: {e}"))?;
-    let seed_hex = record["seed"]
-        .as_str()
-        .ok_or("the record has no seed: the game is not over, so it is still secret")?;
+    if !record.is_object() {
+        return Err("a game record is a JSON object".into());
+    }
+    let spec: TableSpec = serde_json::from_value(record["spec"].clone())
+        .map_err(|e| format!("spec: {}", cut(&e.to_string())))?;
+    let seed_hex = match &record["seed"] {
+        Value::Null => {
+            return Err(
+                "the record has no seed: the game is not over, so it is still secret".into(),
+            )
+        }
+        v => v.as_str().ok_or("the seed is not a string")?,
+    };
     let seed: [u8; 32] = unhex(seed_hex)
         .and_then(|v| v.try_into().ok())
         .ok_or("the seed is not 64 hex digits")?;
-    let commitment = record["commitment"].as_str().ok_or("no commitment")?;
-    if hex(&Sha256::digest(seed)) != commitment {
-        return Err("the seed's SHA-256 is not the commitment published at the start".into());
+    let commitment = record["commitment"]
+        .as_str()
+        .ok_or("the record has no commitment")?;
+    if commitment_for(&seed, &spec) != commitment {
+        return Err(if hex(&Sha256::digest(seed)) == commitment {
+            "the commitment covers the dice seed only (a record made before the spec was committed): its spec cannot be proven".into()
+        } else {
+            "the seed and the spec do not hash to the commitment published at the start".into()
+        });
     }
-    let actions: Vec<StoredAction> =
-        serde_json::from_value(record["actions"].clone()).map_err(|e| format!("actions: {e}"))?;
+    let actions: Vec<StoredAction> = serde_json::from_value(record["actions"].clone())
+        .map_err(|e| format!("actions: {}", cut(&e.to_string())))?;
+    let claimed: Option<GameResult> = serde_json::from_value(record["result"].clone())
+        .map_err(|e| format!("result: {}", cut(&e.to_string())))?;
     let seats = [
         Seat {
             kind: SeatKind::Human,
@@ -804,14 +1023,33 @@ pub fn verify(record: &Value) -> Result<Verified, String> {
         if a.n != i as i64 + 1 {
             return Err(format!("action {} is numbered {}", i + 1, a.n));
         }
-        if a.side.is_empty() {
+        if a.side.is_empty() && a.action != RESUME {
             rolls += 1;
         }
         room.replay_one(a)?;
         room.log.push(a.clone());
     }
+    let Some(result) = room.result.clone() else {
+        return Err(format!(
+            "the record stops before the game is over ({} actions replayed; {} is to act)",
+            actions.len(),
+            match room.table.actor() {
+                Actor::Player(s) => side_name(s),
+                Actor::Chance => "chance",
+                Actor::Nobody => "nobody",
+            }
+        ));
+    };
+    if claimed.as_ref() != Some(&result) {
+        return Err(format!(
+            "the record says the result is {}, its actions give {}",
+            describe_result(claimed.as_ref()),
+            describe_result(Some(&result))
+        ));
+    }
     Ok(Verified {
         actions: actions.len(),
         rolls,
+        result,
     })
 }

@@ -26,6 +26,9 @@ pub enum StoreError {
     /// Another node owns the game now: this node may no longer write it.
     #[error("storage: the game {0} belongs to another node")]
     NotOwner(String),
+    /// The database cannot be opened: what is wrong, in words.
+    #[error("{0}")]
+    Open(String),
 }
 
 /// The node name of a server that owns every game of its database: one process alone on
@@ -189,6 +192,53 @@ const MIGRATIONS: &[&str] = &[
     )",
 ];
 
+/// The file of a `sqlite://PATH?options` URL.
+fn sqlite_path(url: &str) -> &str {
+    let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
+    rest.split('?').next().unwrap_or(rest)
+}
+
+/// Refuses at once a file that exists but is not an SQLite database (SQLite files start
+/// with the 16 bytes `SQLite format 3\0`; an empty file is a new database).
+fn check_sqlite_file(url: &str) -> Result<(), StoreError> {
+    use std::io::Read;
+    let path = sqlite_path(url);
+    let mut head = Vec::with_capacity(16);
+    match std::fs::File::open(path) {
+        Ok(f) => {
+            f.take(16)
+                .read_to_end(&mut head)
+                .map_err(|e| StoreError::Open(format!("cannot read {path}: {e}")))?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(StoreError::Open(format!("cannot open {path}: {e}"))),
+    }
+    if head.is_empty() || head == b"SQLite format 3\0" {
+        Ok(())
+    } else {
+        Err(StoreError::Open(format!("file is not a database: {path}")))
+    }
+}
+
+/// A database error met while opening, with the database named (never the URL's password).
+fn open_error(url: &str, e: &sqlx::Error) -> StoreError {
+    let what = if url.starts_with("sqlite:") {
+        sqlite_path(url).to_owned()
+    } else {
+        // postgres://user:password@host/db: keep only host and database.
+        url.rsplit('@').next().unwrap_or("the database").to_owned()
+    };
+    let why = match e {
+        sqlx::Error::Database(d) => d.message().to_owned(),
+        e => e.to_string(),
+    };
+    if why.contains("file is not a database") {
+        StoreError::Open(format!("file is not a database: {what}"))
+    } else {
+        StoreError::Open(format!("cannot open the database {what}: {why}"))
+    }
+}
+
 impl Store {
     /// Opens (creating if needed) the database at `url`: `sqlite://path` or
     /// `postgres://...`, and brings its schema up to date, for a node that owns every game
@@ -214,7 +264,30 @@ impl Store {
             url.to_owned()
         };
         let sqlite = url.starts_with("sqlite:");
+        if sqlite {
+            check_sqlite_file(&url)?;
+        }
+        // One connection first, so that a database that cannot be used is reported at once
+        // with its reason, instead of the pool retrying until it times out.
+        {
+            use sqlx::Connection;
+            let mut conn = sqlx::AnyConnection::connect(&url)
+                .await
+                .map_err(|e| open_error(&url, &e))?;
+            let probe = if sqlite {
+                // Reads the schema page; a damaged file fails here.
+                "SELECT COUNT(*) FROM sqlite_master"
+            } else {
+                "SELECT 1"
+            };
+            sqlx::query(probe)
+                .fetch_one(&mut conn)
+                .await
+                .map_err(|e| open_error(&url, &e))?;
+            let _ = conn.close().await;
+        }
         let pool = AnyPoolOptions::new()
+            .acquire_timeout(std::time::Duration::from_secs(10))
             // SQLite has one writer; WAL lets readers go on while it writes.
             .max_connections(if sqlite { 4 } else { 16 })
             .after_connect(move |conn, _| {
@@ -234,13 +307,31 @@ impl Store {
                 })
             })
             .connect(&url)
-            .await?;
+            .await
+            .map_err(|e| open_error(&url, &e))?;
         let store = Store {
             pool,
             postgres: !sqlite,
             node: node.to_owned(),
         };
-        store.migrate().await?;
+        store.migrate().await.map_err(|e| match e {
+            StoreError::Db(e) => open_error(&url, &e),
+            e => e,
+        })?;
+        if sqlite {
+            // A file cut short passes the first page but not this.
+            let check: String = sqlx::query("PRAGMA quick_check(1)")
+                .fetch_one(&store.pool)
+                .await
+                .and_then(|r| r.try_get(0))
+                .map_err(|e| open_error(&url, &e))?;
+            if check != "ok" {
+                return Err(StoreError::Open(format!(
+                    "the database {} is damaged: {check}",
+                    sqlite_path(&url)
+                )));
+            }
+        }
         Ok(store)
     }
 

@@ -7,10 +7,20 @@ use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tablier_server::store::Store;
-use tablier_server::{router, Hub};
+use tablier_server::{router, Hub, Options};
 use tower::ServiceExt;
 
+/// A server on a fresh database, with engine-against-engine games allowed (some tests let
+/// two engine seats play a game out).
 async fn app() -> (axum::Router, std::path::PathBuf) {
+    app_with(Options {
+        engine_games: true,
+        ..Options::default()
+    })
+    .await
+}
+
+async fn app_with(options: Options) -> (axum::Router, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!(
         "tablier-api-{}-{}",
         std::process::id(),
@@ -20,7 +30,10 @@ async fn app() -> (axum::Router, std::path::PathBuf) {
     let store = Store::open(&format!("sqlite://{}", dir.join("t.sqlite").display()))
         .await
         .unwrap();
-    (router(Hub::new(store).await.unwrap()), dir)
+    let hub = Hub::with_options(std::sync::Arc::new(store), options)
+        .await
+        .unwrap();
+    (router(hub), dir)
 }
 
 fn rand_suffix() -> u64 {

@@ -120,8 +120,10 @@ fn entry_text(action: &MatAction) -> String {
             let mut s = format!("{}{}: ", dice.0, dice.1);
             for (i, h) in hops.iter().enumerate() {
                 let _ = write!(s, "{}/{}{}", h.from, h.to, if h.hit { "*" } else { "" });
-                // gnubg puts a blank after each of the first three hops, not after a fourth.
-                if i < 3 {
+                // gnubg puts a blank after each of the first three hops, not after a fourth
+                // (it never writes more than four); a read entry may have more, which need
+                // blanks between them.
+                if i < 3 || i + 1 < hops.len() {
                     s.push(' ');
                 }
             }
@@ -243,6 +245,12 @@ impl MatchFile {
             }
             if let Some(num) = t.strip_prefix("Game ") {
                 if let Some(g) = game.take() {
+                    if g.players[0].is_empty() {
+                        return Err(err(
+                            "expected the score line `name : score   name : score`",
+                            t,
+                        ));
+                    }
                     file.games.push(g);
                 }
                 let number = num
@@ -272,6 +280,14 @@ impl MatchFile {
             parse_row(line, g).map_err(|(problem, tok)| err(&problem, &tok))?;
         }
         if let Some(g) = game {
+            if g.players[0].is_empty() && header_seen {
+                // A game needs its score line (the file ends right after `Game N`).
+                return Err(MatError {
+                    line: text.lines().count() + 1,
+                    problem: "expected the score line `name : score   name : score`".to_string(),
+                    text: String::new(),
+                });
+            }
             file.games.push(g);
         }
         if !header_seen {

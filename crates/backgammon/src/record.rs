@@ -75,8 +75,20 @@ pub struct Replayed {
 /// A money session (`0 point match`) replays each game as a money game of its own.
 ///
 /// # Errors
-/// [`ReplayError`] at the first entry the rules refuse, with the game and entry number.
+/// [`ReplayError`] at the first entry the rules refuse, with the game and entry number; or
+/// (entry 0 of the first game) for a match longer than 32767 points, which no Match ID can
+/// hold.
 pub fn replay_mat(file: &MatchFile, options: Options) -> Result<Replayed, ReplayError> {
+    if file.match_length > u32::from(MAX_ID_NUMBER) {
+        return Err(ReplayError {
+            game: file.games.first().map_or(0, |g| g.number),
+            entry: 0,
+            reason: format!(
+                "a {}-point match is longer than gnubg's Match ID can hold ({MAX_ID_NUMBER} points)",
+                file.match_length
+            ),
+        });
+    }
     let options = Options {
         match_length: file.match_length,
         ..options
@@ -343,9 +355,22 @@ fn gnubg_player(side: Side) -> u8 {
     side.index() as u8
 }
 
+/// The largest match length or score a Match ID holds (15 bits).
+const MAX_ID_NUMBER: u16 = (1 << 15) - 1;
+
+/// `n` as a Match ID number, at most `cap`.
+fn id_number(n: u32, cap: u16) -> u16 {
+    u16::try_from(n).map_or(cap, |n| n.min(cap))
+}
+
 /// The gnubg Match ID of a match state (with the position, that is the GNUbgID; the Position
 /// ID is taken from the side on roll, or from the doubler while a double is pending, as gnubg
 /// does).
+///
+/// The ID's numbers have 15 bits: a score above 32767 (a money game won with a huge cube:
+/// a backgammon at 2^15 is worth 98304) is written as 32767, so that the ID can always be
+/// written. (A match longer than 32767 points, which [`replay_mat`] refuses, is written as a
+/// 32767-point match with the scores below it.)
 #[must_use]
 pub fn match_id(m: &Match) -> MatchId {
     let (cube, owner) = m.cube();
@@ -389,14 +414,20 @@ pub fn match_id(m: &Match) -> MatchId {
             } => Some(roll.high_low()),
             _ => None,
         },
-        match_length: m.options().match_length as u16,
+        match_length: id_number(m.options().match_length, MAX_ID_NUMBER),
         score: {
             // gnubg counts the last game's points in full once the match is over.
             let mut score = m.score();
             if let (true, Some(r)) = (over, last) {
                 score[r.winner.index()] += r.points - r.credited;
             }
-            [score[0] as u16, score[1] as u16]
+            let length = id_number(m.options().match_length, MAX_ID_NUMBER);
+            let cap = if length > 0 && !over {
+                length - 1
+            } else {
+                MAX_ID_NUMBER
+            };
+            score.map(|s| id_number(s, cap))
         },
         jacoby: m.options().match_length == 0 && m.options().jacoby,
     }

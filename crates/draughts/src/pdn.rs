@@ -36,9 +36,10 @@
 //! spaces and line breaks read as one space, and without leading or trailing space.
 //!
 //! Errors (unterminated comments, tags or strings, nested `{`, unbalanced parentheses,
-//! variations nested deeper than [`MAX_VARIATION_DEPTH`], characters that belong to no
-//! token) are reported for their game, with a line and a column. The reader then skips to
-//! the next tag section and goes on. It never panics.
+//! variations nested deeper than [`MAX_VARIATION_DEPTH`], more than [`MAX_TAGS`] tags in one
+//! game, characters that belong to no token) are reported for their game, with a line and a
+//! column. The reader then skips to the next tag section and goes on. It never panics, and
+//! its time grows linearly with the text, whatever the text.
 //!
 //! # Writing
 //!
@@ -75,6 +76,7 @@
 //! ```
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -84,6 +86,10 @@ use thiserror::Error;
 /// The deepest nesting of variations the reader accepts; deeper nesting is an error
 /// ([`PdnErrorKind::TooDeep`]), so that hostile input cannot exhaust the stack.
 pub const MAX_VARIATION_DEPTH: usize = 200;
+
+/// The most tags one game may have; a game with more is an error
+/// ([`PdnErrorKind::TooManyTags`]). Real records carry a few dozen at most.
+pub const MAX_TAGS: usize = 1000;
 
 /// The column at which [`write_pdn`] wraps movetext.
 const LINE_WIDTH: usize = 80;
@@ -305,6 +311,9 @@ pub enum PdnErrorKind {
     /// A tag with no closing `]` on its line.
     #[error("tag is not closed with ']' on its line")]
     UnterminatedTag,
+    /// A game with more than [`MAX_TAGS`] tags (reported at the first tag beyond the limit).
+    #[error("more than {max} tags in one game", max = MAX_TAGS)]
+    TooManyTags,
     /// A quoted string with no closing `"` on its line.
     #[error("quoted string is not closed with '\"' on its line")]
     UnterminatedString,
@@ -604,8 +613,10 @@ impl<'a> Reader<'a> {
     }
 
     fn read_game(&mut self, game: &mut PdnGame) -> Result<(), Fail> {
+        // The names read so far, for the repeated-name check in constant time per tag.
+        let mut names: HashSet<String> = HashSet::new();
+        let mut custom: Option<String> = None;
         loop {
-            let custom = custom_result(game.tag("Result"));
             match self.read_elements(&mut game.body, 0, None, custom.as_deref())? {
                 End::Eof | End::Close => return Ok(()),
                 End::Result(result) => {
@@ -623,11 +634,20 @@ impl<'a> Reader<'a> {
                         fail.in_tags = true;
                         fail
                     })?;
-                    if game.tags.iter().any(|(n, _)| *n == name) {
+                    if names.contains(&name) {
                         // A repeated tag name: the header of the next game.
                         self.reset(start);
                         return Ok(());
                     }
+                    if game.tags.len() >= MAX_TAGS {
+                        let mut fail = fail_at(start, PdnErrorKind::TooManyTags);
+                        fail.in_tags = true;
+                        return Err(fail);
+                    }
+                    if name == "Result" {
+                        custom = custom_result(Some(&value));
+                    }
+                    names.insert(name.clone());
                     game.tags.push((name, value));
                 }
             }
@@ -1107,6 +1127,7 @@ fn attach_strength(
 fn parse_all(text: &str) -> Vec<((usize, usize), Result<PdnGame, PdnError>)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut reader = Reader::new(text);
+    let mut columns = Columns::default();
     let mut games = Vec::new();
     while let Some((start, result)) = reader.next_game() {
         if result
@@ -1117,25 +1138,43 @@ fn parse_all(text: &str) -> Vec<((usize, usize), Result<PdnGame, PdnError>)> {
             continue;
         }
         let index = games.len() + 1;
+        // The game's start first: places are then asked for in the order of the text.
+        let start_column = columns.column(text, start);
         let result = result.map_err(|fail| {
             reader.recover(&fail);
             PdnError {
                 game: index,
                 line: fail.at.line,
-                column: column(text, fail.at),
+                column: columns.column(text, fail.at),
                 kind: fail.kind,
             }
         });
-        games.push(((start.line, column(text, start)), result));
+        games.push(((start.line, start_column), result));
     }
     games
 }
 
-/// The column (from 1, in characters) of a place.
-fn column(text: &str, at: Mark) -> usize {
-    text.get(at.line_start..at.pos)
-        .map_or(0, |s| s.chars().count())
-        + 1
+/// Columns (from 1, in characters) of places in the text, each counted on from the last
+/// place asked for when it is further on the same line, so that the many games of one long
+/// line cost time in proportion to the line, not to its square.
+#[derive(Default)]
+struct Columns {
+    /// The last place asked for: its line's start, its byte offset, its column.
+    last: Option<(usize, usize, usize)>,
+}
+
+impl Columns {
+    fn column(&mut self, text: &str, at: Mark) -> usize {
+        let (from, base) = match self.last {
+            Some((line_start, pos, column)) if line_start == at.line_start && pos <= at.pos => {
+                (pos, column)
+            }
+            _ => (at.line_start, 1),
+        };
+        let column = base + text.get(from..at.pos).map_or(0, |s| s.chars().count());
+        self.last = Some((at.line_start, at.pos, column));
+        column
+    }
 }
 
 // ---------------------------------------------------------------------------------------

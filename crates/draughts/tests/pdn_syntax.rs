@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use tablier_draughts::pdn::{
-    parse_game, parse_pdn, parse_pdn_bytes, write_pdn, Element, PdnErrorKind, PdnGame,
+    parse_game, parse_pdn, parse_pdn_bytes, write_pdn, Element, PdnErrorKind, PdnGame, MAX_TAGS,
     MAX_VARIATION_DEPTH,
 };
 
@@ -427,6 +427,69 @@ fn deep_nesting_does_not_overflow() {
     assert_eq!(parse_game(&closed).unwrap_err().kind, PdnErrorKind::TooDeep);
 }
 
+/// A game with `n` distinct tags (`[T0 "v0"]`...) and one move.
+fn game_with_tags(n: usize) -> String {
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!("[T{i} \"v{i}\"]\n"));
+    }
+    text.push_str("\n1. 32-28 *\n");
+    text
+}
+
+#[test]
+fn a_game_with_too_many_tags_is_refused() {
+    let text = game_with_tags(MAX_TAGS + 1);
+    let e = parse_game(&text).map(|g| g.tags.len()).unwrap_err();
+    assert_eq!(e.kind, PdnErrorKind::TooManyTags);
+    // Reported where the first tag beyond the limit stands.
+    assert_eq!((e.game, e.line, e.column), (1, MAX_TAGS + 1, 1));
+    assert!(e.to_string().contains("more than 1000 tags"), "{e}");
+    // The games after it are still read.
+    let more = format!("{text}\n[Event \"next\"]\n1. 33-28 *\n");
+    let games = parse_pdn(&more);
+    assert_eq!(games.len(), 2);
+    assert!(games[0].is_err());
+    assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("next"));
+}
+
+#[test]
+fn a_game_with_many_distinct_tags_is_read_whole() {
+    let game = parse_game(&game_with_tags(900)).unwrap();
+    assert_eq!(game.tags.len(), 900);
+    assert_eq!(game.tag("T899"), Some("v899"));
+    assert_eq!(game.main_line().count(), 1);
+    // Exactly the limit is still allowed.
+    assert_eq!(
+        parse_game(&game_with_tags(MAX_TAGS)).unwrap().tags.len(),
+        MAX_TAGS
+    );
+    // A repeated name still starts the next game, however many tags came before it.
+    let text = format!("{}[T5 \"again\"]\n1. 33-28 *\n", game_with_tags(900));
+    let games = parse_pdn(&text);
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[1].as_ref().unwrap().tag("T5"), Some("again"));
+}
+
+#[test]
+fn columns_stay_right_after_many_games_on_one_line() {
+    // Many games on one line (read in linear time: the column of each game's start is
+    // counted from the last one, not from the start of the line); an error at the end of
+    // the line is reported at its column, counted in characters.
+    let games = "1. 32-28 {é} * ".repeat(20_000);
+    let text = format!("{games}1. 32-28 }}");
+    let read = parse_pdn(&text);
+    assert_eq!(read.len(), 20_001);
+    let e = read[20_000].as_ref().unwrap_err();
+    assert_eq!(e.kind, PdnErrorKind::UnmatchedBrace);
+    assert_eq!((e.game, e.line), (20_001, 1));
+    assert_eq!(e.column, 15 * 20_000 + 10);
+    // And on the next line the count starts again.
+    let text = format!("{games}\n  }}");
+    let e = parse_pdn(&text).pop().unwrap().unwrap_err();
+    assert_eq!((e.line, e.column), (2, 3));
+}
+
 /// Fragments of PDN, good and bad, from which the property tests build texts.
 const PIECES: &[&str] = &[
     " ",
@@ -497,8 +560,125 @@ fn pdn_like_text() -> impl Strategy<Value = String> {
         .prop_map(|pieces| pieces.concat())
 }
 
+/// Cases per property: `PROPTEST_CASES` when set (to fuzz longer, e.g.
+/// `PROPTEST_CASES=1000000`), else `default`, a few seconds' worth in CI.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The texts of the `succeed/` corpus, read once, as the mutation fuzz's seeds.
+fn seeds() -> &'static [String] {
+    static SEEDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    SEEDS.get_or_init(|| {
+        corpus("succeed")
+            .into_iter()
+            .map(|(_, bytes)| tablier_draughts::pdn::decode_pdn_bytes(&bytes).into_owned())
+            .collect()
+    })
+}
+
+/// One edit of a seed text, at a place given as a fraction of its length.
+#[derive(Debug, Clone)]
+enum Edit {
+    /// Replaces the character there with a fragment.
+    Replace(f64, &'static str),
+    /// Inserts a fragment there.
+    Insert(f64, &'static str),
+    /// Removes up to this many characters from there.
+    Remove(f64, usize),
+    /// Repeats the characters from there (up to this many) this many times.
+    Repeat(f64, usize, usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let place = 0.0..1.0f64;
+    let piece = proptest::sample::select(PIECES);
+    prop_oneof![
+        (place.clone(), piece.clone()).prop_map(|(at, p)| Edit::Replace(at, p)),
+        (place.clone(), piece).prop_map(|(at, p)| Edit::Insert(at, p)),
+        (place.clone(), 1..40usize).prop_map(|(at, n)| Edit::Remove(at, n)),
+        (place, 1..20usize, 2..200usize).prop_map(|(at, n, k)| Edit::Repeat(at, n, k)),
+    ]
+}
+
+/// A window of a seed text (up to 3000 characters from a place) with edits applied.
+fn mutate(seed: &str, start: f64, edits: &[Edit]) -> String {
+    let chars: Vec<char> = seed.chars().collect();
+    let from = ((chars.len() as f64) * start) as usize;
+    let mut text: Vec<char> = chars[from.min(chars.len())..]
+        .iter()
+        .take(3000)
+        .copied()
+        .collect();
+    for e in edits {
+        let at = |f: f64, len: usize| ((len as f64) * f) as usize;
+        match *e {
+            Edit::Replace(f, piece) => {
+                let i = at(f, text.len());
+                if i < text.len() {
+                    text.splice(i..=i, piece.chars());
+                }
+            }
+            Edit::Insert(f, piece) => {
+                let i = at(f, text.len() + 1).min(text.len());
+                text.splice(i..i, piece.chars());
+            }
+            Edit::Remove(f, n) => {
+                let i = at(f, text.len()).min(text.len());
+                let end = (i + n).min(text.len());
+                text.drain(i..end);
+            }
+            Edit::Repeat(f, n, k) => {
+                let i = at(f, text.len()).min(text.len());
+                let end = (i + n).min(text.len());
+                let part: Vec<char> = text[i..end].to_vec();
+                for _ in 1..k {
+                    text.splice(end..end, part.iter().copied());
+                }
+            }
+        }
+    }
+    text.into_iter().collect()
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(cases(2000)))]
+
+    /// Real records with random edits (fragments replaced, inserted, removed, repeated):
+    /// the reader never panics, numbers its games and places its errors, and every game it
+    /// reads is written so that it reads back to the same game (same moves).
+    #[test]
+    fn mutated_records_never_panic_and_round_trip(
+        seed in 0..1000usize,
+        start in 0.0..1.0f64,
+        edits in proptest::collection::vec(edit(), 0..8),
+    ) {
+        let seeds = seeds();
+        let text = mutate(&seeds[seed % seeds.len()], start, &edits);
+        let games = parse_pdn(&text);
+        for (i, game) in games.iter().enumerate() {
+            match game {
+                Ok(game) => {
+                    check_round_trip(game, &format!("{text:?}, game {}", i + 1));
+                }
+                Err(e) => {
+                    prop_assert_eq!(e.game, i + 1);
+                    prop_assert!(e.line >= 1 && e.column >= 1);
+                }
+            }
+        }
+        let _ = parse_game(&text);
+        // The same text as bytes, cut anywhere (a broken UTF-8 tail reads as Latin-1).
+        let bytes = text.as_bytes();
+        let _ = parse_pdn_bytes(&bytes[..bytes.len() / 2]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(2000)))]
 
     #[test]
     fn never_panics_on_strings(text in any::<String>()) {

@@ -61,7 +61,7 @@ use tablier_core::Side;
 use tablier_draughts::game::{DrawReason, Ending, Game};
 use tablier_draughts::{fen, notation, Move, Position, G10, INTERNATIONAL};
 
-use crate::draughts_protocol::{hub_position, parse_hub_position};
+use crate::draughts_protocol::{hub_position, parse_hub_position, MAX_SECONDS};
 use tablier_draughts_engine::{Engine, Limits, Tables, TimeControl};
 
 /// The protocol version tablier speaks (the only one published).
@@ -776,7 +776,8 @@ pub struct DxpArgs {
     /// Initiator: start every game from this position (FEN) instead of the normal start.
     #[arg(long)]
     fen: Option<String>,
-    /// Think this many seconds per move instead of dividing the game's thinking time.
+    /// Think this many seconds per move instead of dividing the game's thinking time (above
+    /// 0, at most 1e9).
     #[arg(long, value_name = "SECONDS")]
     move_time: Option<f64>,
     /// End a game without result (GAMEEND reason 0, with a chat) once this many plies have
@@ -786,7 +787,7 @@ pub struct DxpArgs {
     /// Follower: serve one connection, then exit.
     #[arg(long)]
     once: bool,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (at most half of the machine's memory).
     #[arg(long, default_value_t = 64)]
     hash: usize,
     /// Endgame tables up to this many pieces, generated at start (0: none).
@@ -899,27 +900,7 @@ impl Session {
     }
 
     fn limits(&self, cur: &Current) -> Limits {
-        if let Some(t) = self.move_time {
-            return Limits::move_time(t);
-        }
-        match cur.clock {
-            None => Limits::move_time(Duration::from_secs(1)),
-            Some(remaining) => {
-                let moves_to_go = (cur.control_moves > 0
-                    && cur.our_moves < u32::from(cur.control_moves))
-                .then(|| u32::from(cur.control_moves) - cur.our_moves);
-                Limits {
-                    depth: None,
-                    nodes: None,
-                    time: TimeControl::Clock {
-                        remaining,
-                        increment: Duration::ZERO,
-                        moves_to_go,
-                    },
-                    search_forced: false,
-                }
-            }
-        }
+        search_limits(self.move_time, cur.clock, cur.control_moves, cur.our_moves)
     }
 
     /// Ends the game from our side (GAMEEND), waits for the other side's GAMEEND (at most
@@ -1206,19 +1187,70 @@ fn new_engine(args: &DxpArgs) -> Engine<G10> {
     engine
 }
 
+/// The limits of our next search: `--move-time` if given, else the game's clock (`clock`
+/// left, `control_moves` to make in it of which we have made `our_moves`), else 1 s.
+fn search_limits(
+    move_time: Option<Duration>,
+    clock: Option<Duration>,
+    control_moves: u16,
+    our_moves: u32,
+) -> Limits {
+    if let Some(t) = move_time {
+        return Limits::move_time(t);
+    }
+    match clock {
+        None => Limits::move_time(Duration::from_secs(1)),
+        Some(remaining) => {
+            let moves_to_go = (control_moves > 0 && our_moves < u32::from(control_moves))
+                .then(|| u32::from(control_moves) - our_moves);
+            Limits {
+                depth: None,
+                nodes: None,
+                time: TimeControl::Clock {
+                    remaining,
+                    increment: Duration::ZERO,
+                    moves_to_go,
+                },
+                search_forced: false,
+            }
+        }
+    }
+}
+
+/// The clock of a game whose GAMEREQ gives each player `minutes` (0: no clock). The field
+/// has three digits, but any `u16` gives a clock the engine can keep.
+fn game_clock(minutes: u16) -> Option<Duration> {
+    (minutes > 0).then(|| Duration::from_secs(u64::from(minutes) * 60))
+}
+
 fn engine_name() -> String {
     format!("tablier {}", env!("CARGO_PKG_VERSION"))
 }
 
+/// `--move-time`, checked: more than 0 and at most [`MAX_SECONDS`].
 fn move_time(args: &DxpArgs) -> Result<Option<Duration>> {
     args.move_time
         .map(|s| {
-            Duration::try_from_secs_f64(s)
-                .ok()
+            crate::draughts_protocol::seconds(s)
                 .filter(|d| !d.is_zero())
-                .ok_or_else(|| anyhow!("--move-time must be a positive number of seconds"))
+                .ok_or_else(|| {
+                    anyhow!("--move-time must be a number of seconds above 0 and at most {MAX_SECONDS:e}")
+                })
         })
         .transpose()
+}
+
+/// `--hash`, checked against the memory the machine can give (half of it).
+fn check_hash(args: &DxpArgs, memory_limit: u64) -> Result<()> {
+    let bytes = (args.hash as u64).saturating_mul(1 << 20);
+    if bytes > memory_limit {
+        bail!(
+            "--hash {}: more than the {} MiB this machine can give the table (half its memory)",
+            args.hash,
+            memory_limit >> 20
+        );
+    }
+    Ok(())
 }
 
 /// Serves one connection as follower: answers GAMEREQs and plays the games.
@@ -1262,8 +1294,7 @@ fn follow(stream: TcpStream, args: &DxpArgs, engine: Engine<G10>) -> Result<Engi
                     } else {
                         req.initiator.clone()
                     },
-                    clock: (req.minutes > 0)
-                        .then(|| Duration::from_secs(u64::from(req.minutes) * 60)),
+                    clock: game_clock(req.minutes),
                     control_moves: req.moves,
                     our_moves: 0,
                 };
@@ -1392,7 +1423,7 @@ fn run_initiator(addr: &str, args: &DxpArgs) -> Result<()> {
             game: Game::from_position(start),
             us,
             opponent,
-            clock: Some(Duration::from_secs(u64::from(args.time_per_game_min) * 60)),
+            clock: game_clock(args.time_per_game_min),
             control_moves: args.moves,
             our_moves: 0,
         };
@@ -1436,6 +1467,8 @@ fn run_initiator(addr: &str, args: &DxpArgs) -> Result<()> {
 /// A connection that cannot be made or fails, a GAMEREQ refused (initiator), an illegal or
 /// unreadable move received.
 pub fn dxp(args: &DxpArgs) -> Result<()> {
+    move_time(args)?;
+    check_hash(args, crate::draughts_protocol::memory_limit())?;
     // Ctrl-C: the other side hears GAMEEND with stop code 1 before the connection closes.
     let _ = ctrlc::set_handler(|| {
         if let Some(mut peer) = PEER.lock().ok().and_then(|mut p| p.take()) {
@@ -1455,6 +1488,7 @@ pub fn dxp(args: &DxpArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn spec_examples_read_and_write_back() {
@@ -1603,65 +1637,214 @@ mod tests {
         assert_eq!(r.version, 2);
     }
 
-    /// Any bytes at all: an answer, never a panic (a seeded stream of random and mutated
-    /// messages).
-    #[test]
-    fn parser_never_panics() {
-        let seeds: &[&[u8]] = &[
-            b"M001205250422122320",
-            b"R01Tornado voor Windows 4.0        W060065A",
-            b"ATornado voor Windows 4.0        0",
-            b"E00",
-            b"B005Z",
-            b"K0",
-            b"Chello",
-        ];
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        for i in 0..200_000u32 {
-            let mut bytes: Vec<u8> = if i % 2 == 0 {
-                let len = (next() % 140) as usize;
-                (0..len).map(|_| next() as u8).collect()
-            } else {
-                seeds[(next() % seeds.len() as u64) as usize].to_vec()
-            };
-            if !bytes.is_empty() {
-                for _ in 0..(next() % 4) {
-                    let at = (next() % bytes.len() as u64) as usize;
-                    match next() % 3 {
-                        0 => bytes[at] = next() as u8,
-                        1 => {
-                            bytes.truncate(at);
-                        }
-                        _ => bytes.insert(at, b"0123456789WZABEMew"[(next() % 18) as usize]),
-                    }
-                    if bytes.is_empty() {
-                        break;
-                    }
-                }
+    /// Cases per fuzz property: `PROPTEST_CASES` when set (to fuzz longer, e.g.
+    /// `PROPTEST_CASES=1000000`), else `default`, a few seconds' worth in CI.
+    fn cases(default: u32) -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    }
+
+    /// Well-formed messages of every type, which the fuzz mutates.
+    const SEEDS: &[&[u8]] = &[
+        b"M001205250422122320",
+        b"M0012061100",
+        b"R01Tornado voor Windows 4.0        W060065A",
+        b"R01DXP Client                      Z001000BWzzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww",
+        b"ATornado voor Windows 4.0        0",
+        b"E00",
+        b"E21",
+        b"B005Z",
+        b"K0",
+        b"Chello",
+    ];
+
+    /// The characters that make DXP fields.
+    const ALPHABET: &[u8] = b"0123456789WZABEMRCKewzWZ \r\n";
+
+    /// One edit of a message: replace, cut, insert, or repeat a stretch.
+    #[derive(Debug, Clone)]
+    enum Edit {
+        Set(proptest::sample::Index, u8),
+        Truncate(proptest::sample::Index),
+        Insert(proptest::sample::Index, u8),
+        Repeat(proptest::sample::Index, usize),
+    }
+
+    fn edit() -> impl Strategy<Value = Edit> {
+        let byte = prop_oneof![proptest::sample::select(ALPHABET), any::<u8>()];
+        prop_oneof![
+            (any::<proptest::sample::Index>(), byte.clone()).prop_map(|(i, b)| Edit::Set(i, b)),
+            any::<proptest::sample::Index>().prop_map(Edit::Truncate),
+            (any::<proptest::sample::Index>(), byte).prop_map(|(i, b)| Edit::Insert(i, b)),
+            (any::<proptest::sample::Index>(), 1..8usize).prop_map(|(i, n)| Edit::Repeat(i, n)),
+        ]
+    }
+
+    fn apply(mut bytes: Vec<u8>, edits: &[Edit]) -> Vec<u8> {
+        for e in edits {
+            if bytes.is_empty() {
+                break;
             }
-            if let Ok(m) = parse(&bytes) {
-                // Whatever is read is written back as a message that can be read again, the
-                // same one for the messages without free text.
-                let again = m.encode();
-                let back = parse(again.as_bytes());
-                assert!(back.is_ok(), "{m:?} written as {again:?}: {back:?}");
-                if matches!(
-                    m,
-                    Message::Move(_)
-                        | Message::GameEnd { .. }
-                        | Message::BackReq { .. }
-                        | Message::BackAcc { .. }
-                ) {
-                    assert_eq!(back, Ok(m), "{again:?}");
+            match e {
+                Edit::Set(i, b) => {
+                    let i = i.index(bytes.len());
+                    bytes[i] = *b;
+                }
+                Edit::Truncate(i) => bytes.truncate(i.index(bytes.len())),
+                Edit::Insert(i, b) => bytes.insert(i.index(bytes.len() + 1), *b),
+                Edit::Repeat(i, n) => {
+                    let i = i.index(bytes.len());
+                    let end = (i + n).min(bytes.len());
+                    let part = bytes[i..end].to_vec();
+                    bytes.splice(end..end, part);
                 }
             }
         }
+        bytes
+    }
+
+    /// Messages: any bytes, mutated well-formed messages, and GAMEREQs and MOVEs with random
+    /// fields (any times, any set-up position, any squares), so that the deep paths are
+    /// reached too.
+    fn message() -> impl Strategy<Value = Vec<u8>> {
+        let digits = |n: usize| proptest::collection::vec(b'0'..=b'9', n);
+        let squares = proptest::collection::vec(proptest::sample::select(&b"eeeeeewzWZ"[..]), 50);
+        let request = (
+            proptest::sample::select(&b"WZ"[..]),
+            digits(3),
+            digits(3),
+            proptest::sample::select(&b"WZ"[..]),
+            squares,
+        )
+            .prop_map(|(follower, minutes, moves, to_move, squares)| {
+                let mut m = format!("R01{:<32}", "fuzz").into_bytes();
+                m.push(follower);
+                m.extend(minutes);
+                m.extend(moves);
+                m.push(b'B');
+                m.push(to_move);
+                m.extend(squares);
+                m
+            });
+        let mv = (
+            digits(4),
+            0..=99u8,
+            0..=99u8,
+            proptest::collection::vec(0..=99u8, 0..22),
+        )
+            .prop_map(|(time, from, to, captured)| {
+                let mut m = b"M".to_vec();
+                m.extend(time);
+                m.extend(format!("{from:02}{to:02}{:02}", captured.len()).bytes());
+                for c in captured {
+                    m.extend(format!("{c:02}").bytes());
+                }
+                m
+            });
+        prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..140),
+            (
+                proptest::sample::select(SEEDS),
+                proptest::collection::vec(edit(), 0..5)
+            )
+                .prop_map(|(seed, edits)| apply(seed.to_vec(), &edits)),
+            request,
+            mv,
+        ]
+    }
+
+    /// What the engine does with a game's limits: the budgets, and the instant at which the
+    /// search must stop; none of it may panic.
+    fn engine_side(limits: &Limits) {
+        let (soft, hard) = limits.budgets();
+        for d in [soft, hard].into_iter().flatten() {
+            assert!(Instant::now().checked_add(d).is_some(), "{limits:?}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases(100_000)))]
+
+        /// Any bytes at all: an answer, never a panic. Whatever is read is written back as a
+        /// message that reads again; a GAMEREQ read gives a start position or a reason, and
+        /// a clock the engine can keep; a MOVE read is tried on a game without a panic.
+        #[test]
+        fn parser_never_panics(bytes in message(), our_moves in any::<u32>()) {
+            let Ok(m) = parse(&bytes) else { return Ok(()) };
+            // The same one for the messages without free text.
+            let again = m.encode();
+            let back = parse(again.as_bytes());
+            prop_assert!(back.is_ok(), "{:?} written as {:?}: {:?}", m, again, back);
+            if matches!(
+                m,
+                Message::Move(_)
+                    | Message::GameEnd { .. }
+                    | Message::BackReq { .. }
+                    | Message::BackAcc { .. }
+            ) {
+                prop_assert_eq!(back, Ok(m.clone()), "{:?}", again);
+            }
+            match &m {
+                Message::GameReq(r) => {
+                    let _ = start_position(&r.start);
+                    for played in [0, our_moves, u32::from(r.moves)] {
+                        engine_side(&search_limits(None, game_clock(r.minutes), r.moves, played));
+                    }
+                }
+                Message::Move(mv) => {
+                    let mut game = Game::from_position(Position::start(&INTERNATIONAL).unwrap());
+                    let _ = game.play(&Move::<G10>::new(mv.from, mv.to, &mv.captured));
+                }
+                _ => {}
+            }
+        }
+
+        /// Any game clock and any count of moves make limits the engine can keep.
+        #[test]
+        fn any_clock_makes_limits_the_engine_can_keep(
+            minutes in any::<u16>(),
+            control in any::<u16>(),
+            played in any::<u32>(),
+        ) {
+            engine_side(&search_limits(None, game_clock(minutes), control, played));
+        }
+    }
+
+    fn dxp_args(args: &[&str]) -> DxpArgs {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            dxp: DxpArgs,
+        }
+        let mut argv = vec!["dxp", "--listen", "127.0.0.1:0"];
+        argv.extend_from_slice(args);
+        <Cli as clap::Parser>::try_parse_from(argv).unwrap().dxp
+    }
+
+    #[test]
+    fn move_times_the_engine_cannot_keep_are_refused() {
+        for bad in ["1e30", "1.8e19", "1e10", "inf", "NaN", "-1", "0"] {
+            let args = dxp_args(&[&format!("--move-time={bad}")]);
+            assert!(move_time(&args).is_err(), "--move-time {bad}");
+        }
+        for good in ["0.001", "1", "1e9"] {
+            let args = dxp_args(&["--move-time", good]);
+            let t = move_time(&args).unwrap().unwrap();
+            assert!(Instant::now().checked_add(t).is_some());
+        }
+    }
+
+    #[test]
+    fn hash_tables_larger_than_the_machine_can_give_are_refused() {
+        let gib = 1 << 30;
+        assert!(check_hash(&dxp_args(&[]), gib).is_ok());
+        assert!(check_hash(&dxp_args(&["--hash", "1024"]), gib).is_ok());
+        let e = check_hash(&dxp_args(&["--hash", "1025"]), gib).unwrap_err();
+        assert!(e.to_string().contains("1024 MiB"), "{e}");
+        let huge = usize::MAX.to_string();
+        assert!(check_hash(&dxp_args(&["--hash", &huge]), u64::MAX / 2).is_err());
     }
 
     #[test]

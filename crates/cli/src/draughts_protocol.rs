@@ -217,6 +217,7 @@ pub struct HubArgs {
 }
 
 /// A search asked for by `go`.
+#[derive(Debug)]
 struct Job {
     pos: String,
     moves: Vec<String>,
@@ -238,6 +239,14 @@ impl Drop for Worker {
             let _ = t.join();
         }
     }
+}
+
+/// A Hub `error` line; the message's own quotes become `'`, so that it stays one value.
+fn hub_error(message: impl std::fmt::Display) -> String {
+    format!(
+        "error message=\"{}\"",
+        message.to_string().replace('"', "'")
+    )
 }
 
 fn say(line: &str) {
@@ -271,7 +280,7 @@ fn spawn_worker<G: Geometry>(
             let line = match run_job(&mut engine, variant, &job) {
                 Ok(done) => done,
                 Err(e) => {
-                    say(&format!("error message=\"{e}\""));
+                    say(&hub_error(&e));
                     "done".to_string()
                 }
             };
@@ -285,11 +294,15 @@ fn spawn_worker<G: Geometry>(
     }
 }
 
-fn run_job<G: Geometry>(
-    engine: &mut Engine<G>,
+/// The position a job searches and the positions of the game before it since the last
+/// irreversible move (for repetitions), read from the job's `pos` and `moves`.
+///
+/// # Errors
+/// An unreadable position or move, an illegal move, or a position with no legal move.
+fn prepare_job<G: Geometry>(
     variant: &'static Variant,
     job: &Job,
-) -> Result<String> {
+) -> Result<(Position<G>, Vec<Position<G>>)> {
     let start = parse_hub_position::<G>(variant, &job.pos)?;
     let mut game = Game::from_position(start);
     for m in &job.moves {
@@ -299,10 +312,19 @@ fn run_job<G: Geometry>(
     }
     let pos = *game.position();
     let hist = game.positions_since_irreversible();
-    let hist = &hist[..hist.len().saturating_sub(1)];
+    let hist = hist[..hist.len().saturating_sub(1)].to_vec();
     if pos.legal_moves().is_empty() {
         bail!("no legal move in this position");
     }
+    Ok((pos, hist))
+}
+
+fn run_job<G: Geometry>(
+    engine: &mut Engine<G>,
+    variant: &'static Variant,
+    job: &Job,
+) -> Result<String> {
+    let (pos, hist) = prepare_job::<G>(variant, job)?;
     let mut on_info = |i: &Info<G>| {
         let t = i.time.as_secs_f64();
         let pv: Vec<String> = i.pv.iter().map(hub_move).collect();
@@ -317,7 +339,7 @@ fn run_job<G: Geometry>(
             pv.join(" ")
         ));
     };
-    let r = engine.search(&pos, hist, &job.limits, &mut on_info);
+    let r = engine.search(&pos, &hist, &job.limits, &mut on_info);
     let best = r
         .best
         .ok_or_else(|| anyhow!("no legal move in this position"))?;
@@ -328,26 +350,66 @@ fn run_job<G: Geometry>(
     Ok(line)
 }
 
-/// The `level` settings, kept until changed.
-#[derive(Default, Clone, Copy)]
+/// The longest time a `level` (or `tablier dxp --move-time`) may give, in seconds: about
+/// 31 years. Longer times mean nothing to a game, and the engine adds them to the current
+/// instant, which cannot reach much further.
+pub(crate) const MAX_SECONDS: f64 = 1e9;
+
+/// A time in seconds as a duration, if it is a number from 0 to [`MAX_SECONDS`].
+pub(crate) fn seconds(x: f64) -> Option<Duration> {
+    if (0.0..=MAX_SECONDS).contains(&x) {
+        Duration::try_from_secs_f64(x.abs()).ok()
+    } else {
+        None
+    }
+}
+
+/// The `level` settings, kept until changed. Every value has been checked: the limits made
+/// from them are ones the engine can keep.
+#[derive(Default, Clone, Copy, Debug, PartialEq)]
 struct Level {
     depth: Option<u32>,
     nodes: Option<u64>,
-    move_time: Option<f64>,
-    time: Option<f64>,
-    inc: Option<f64>,
+    move_time: Option<Duration>,
+    time: Option<Duration>,
+    inc: Option<Duration>,
     moves: Option<u32>,
 }
 
 impl Level {
+    /// Applies a `level` line's arguments. Either all of them are taken, or (on an error)
+    /// none: the level stays as it was.
+    ///
+    /// # Errors
+    /// A value that is not a number, or out of its range: times from 0 to [`MAX_SECONDS`],
+    /// `depth` and `moves` whole numbers up to 2^32 - 1, `nodes` up to 2^64 - 1.
     fn update(&mut self, args: &[(String, Option<String>)]) -> Result<()> {
-        let num = |name: &str| -> Result<Option<f64>> {
+        let time = |name: &str| -> Result<Option<Duration>> {
             arg(args, name)
                 .map(|v| {
-                    v.parse::<f64>()
-                        .ok()
-                        .filter(|x| x.is_finite() && *x >= 0.0)
-                        .ok_or_else(|| anyhow!("level {name}={v}: not a non-negative number"))
+                    v.parse::<f64>().ok().and_then(seconds).ok_or_else(|| {
+                        anyhow!(
+                            "level {name}={v}: not a number of seconds from 0 to {MAX_SECONDS:e}"
+                        )
+                    })
+                })
+                .transpose()
+        };
+        let whole = |name: &str, max: u64| -> Result<Option<u64>> {
+            arg(args, name)
+                .map(|v| {
+                    let n = match v.parse::<u64>() {
+                        Ok(n) => Some(n),
+                        // `1e6`, `10.0`: whole numbers written otherwise.
+                        Err(_) => v
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|x| *x >= 0.0 && x.fract() == 0.0 && *x < 2f64.powi(64))
+                            .map(|x| x as u64),
+                    };
+                    n.filter(|&n| n <= max).ok_or_else(|| {
+                        anyhow!("level {name}={v}: not a whole number from 0 to {max}")
+                    })
                 })
                 .transpose()
         };
@@ -355,32 +417,34 @@ impl Level {
             *self = Level::default();
             return Ok(());
         }
-        if let Some(d) = num("depth")? {
-            self.depth = Some(d as u32);
+        let mut next = *self;
+        if let Some(d) = whole("depth", u64::from(u32::MAX))? {
+            next.depth = Some(d as u32);
         }
-        if let Some(n) = num("nodes")? {
-            self.nodes = Some(n as u64);
+        if let Some(n) = whole("nodes", u64::MAX)? {
+            next.nodes = Some(n);
         }
-        if let Some(t) = num("move-time")? {
-            self.move_time = Some(t);
-            self.time = None;
+        if let Some(t) = time("move-time")? {
+            next.move_time = Some(t);
+            next.time = None;
         }
-        if let Some(t) = num("time")? {
-            self.time = Some(t);
-            self.move_time = None;
-            self.inc = num("inc")?;
-            self.moves = num("moves")?.map(|m| m as u32);
+        if let Some(t) = time("time")? {
+            next.time = Some(t);
+            next.move_time = None;
+            next.inc = time("inc")?;
+            next.moves = whole("moves", u64::from(u32::MAX))?.map(|m| m as u32);
         }
+        *self = next;
         Ok(())
     }
 
     fn limits(&self, analyse: bool) -> Limits {
         let time = if let Some(t) = self.move_time {
-            TimeControl::MoveTime(Duration::from_secs_f64(t))
+            TimeControl::MoveTime(t)
         } else if let Some(t) = self.time {
-            let inc = Duration::from_secs_f64(self.inc.unwrap_or(0.0));
+            let inc = self.inc.unwrap_or(Duration::ZERO);
             TimeControl::Clock {
-                remaining: Duration::from_secs_f64(t) + inc,
+                remaining: t.saturating_add(inc),
                 increment: inc,
                 moves_to_go: self.moves.filter(|&m| m > 0),
             }
@@ -396,27 +460,104 @@ impl Level {
     }
 }
 
-/// Runs `tablier hub`.
-pub fn hub(args: &HubArgs) -> Result<()> {
-    let mut variant = Variant::by_name(&args.variant)
-        .ok_or_else(|| anyhow!("unknown variant {}", args.variant))?;
-    let mut hash_mb = 64usize;
-    let mut table_pieces = 3u32;
-    let mut level = Level::default();
-    let mut pos: Option<(String, Vec<String>)> = None;
-    let mut worker: Option<Worker> = None;
-    let mut pondering: Option<Limits> = None;
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
+/// The most memory the hash table may take, in bytes: half of the machine's memory (from
+/// `/proc/meminfo`), or 4 GiB where that cannot be read.
+pub(crate) fn memory_limit() -> u64 {
+    const UNKNOWN: u64 = 4 << 30;
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| total_memory(&text))
+        .map_or(UNKNOWN, |total| total / 2)
+}
+
+/// `MemTotal` of a `/proc/meminfo` text, in bytes.
+fn total_memory(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let mut words = line["MemTotal:".len()..].split_whitespace();
+    let n: u64 = words.next()?.parse().ok()?;
+    let unit = match words.next() {
+        Some("kB") => 1024,
+        None => 1,
+        Some(_) => return None,
+    };
+    n.checked_mul(unit)
+}
+
+/// The Hub `tt-size` range: 2^16 to 2^30 entries.
+const TT_BITS: std::ops::RangeInclusive<u32> = 16..=30;
+
+/// Bytes of a hash table of 2^`bits` entries (16 bytes each).
+fn tt_bytes(bits: u32) -> u64 {
+    16u64 << bits
+}
+
+/// What [`HubSession::handle`] leaves to the engine's owner.
+#[derive(Debug)]
+enum HubEffect {
+    /// Nothing.
+    Nothing,
+    /// (Re)start the engine with the session's settings (`init`, `new-game`); answer
+    /// `ready` if `ready`.
+    Start { ready: bool },
+    /// Search (`go`).
+    Go(Job),
+    /// Stop the search after this long (`ponder-hit` on a clock).
+    StopAfter(Duration),
+    /// Stop the search now.
+    Stop,
+    /// End the session.
+    Quit,
+}
+
+/// The state of a Hub session (settings, level, position), and the handling of each line:
+/// everything but the engine itself, so that any line can be tried without searching or
+/// allocating.
+struct HubSession {
+    variant: &'static Variant,
+    hash_mb: usize,
+    table_pieces: u32,
+    level: Level,
+    pos: Option<(String, Vec<String>)>,
+    /// Whether the engine has been started (`init`).
+    started: bool,
+    pondering: Option<Limits>,
+    /// The most bytes the hash table may take.
+    memory_limit: u64,
+}
+
+impl HubSession {
+    fn new(variant: &'static Variant, memory_limit: u64) -> HubSession {
+        HubSession {
+            variant,
+            hash_mb: 64,
+            table_pieces: 3,
+            level: Level::default(),
+            pos: None,
+            started: false,
+            pondering: None,
+            memory_limit,
         }
-        let (cmd, a) = match parse_hub_line(&line) {
+    }
+
+    /// The largest `tt-size` this machine can hold (at least the smallest one).
+    fn max_tt_bits(&self) -> u32 {
+        TT_BITS
+            .rev()
+            .find(|&b| tt_bytes(b) <= self.memory_limit)
+            .unwrap_or(*TT_BITS.start())
+    }
+
+    /// Handles one line from the GUI: answers go through `say`, what the engine must do is
+    /// returned.
+    fn handle(&mut self, line: &str, say: &mut dyn FnMut(&str)) -> HubEffect {
+        if line.trim().is_empty() {
+            return HubEffect::Nothing;
+        }
+        let (cmd, a) = match parse_hub_line(line) {
             Ok(x) => x,
             Err(e) => {
-                say(&format!("error message=\"{e}\""));
-                continue;
+                say(&hub_error(&e));
+                return HubEffect::Nothing;
             }
         };
         match cmd.as_str() {
@@ -424,123 +565,171 @@ pub fn hub(args: &HubArgs) -> Result<()> {
                 say("id name=tablier version=0.1.0 author=\"the tablier developers\" country=France");
                 say(&format!(
                     "param name=variant value={} type=enum values=\"international brazilian canadian english french-old normal\"",
-                    variant.name
+                    self.variant.name
                 ));
                 say(&format!(
-                    "param name=tt-size value={} type=int min=16 max=30",
-                    (hash_mb << 20).ilog2() - 4
+                    "param name=tt-size value={} type=int min={} max={}",
+                    (self.hash_mb << 20).ilog2() - 4,
+                    TT_BITS.start(),
+                    self.max_tt_bits()
                 ));
                 say(&format!(
-                    "param name=bb-size value={table_pieces} type=int min=0 max=3"
+                    "param name=bb-size value={} type=int min=0 max=3",
+                    self.table_pieces
                 ));
                 say("wait");
             }
             "set-param" => {
                 let (Some(name), Some(value)) = (arg(&a, "name"), arg(&a, "value")) else {
-                    say("error message=\"set-param needs name= and value=\"");
-                    continue;
+                    say(&hub_error("set-param needs name= and value="));
+                    return HubEffect::Nothing;
                 };
-                match name {
-                    "variant" => {
-                        let name = if value == "normal" {
-                            "international"
-                        } else {
-                            value
-                        };
-                        match Variant::by_name(name) {
-                            Some(v) => variant = v,
-                            None => say(&format!("error message=\"unknown variant {value}\"")),
-                        }
-                    }
-                    "tt-size" => match value.parse::<u32>() {
-                        Ok(bits) if (16..=30).contains(&bits) => {
-                            hash_mb = (((1usize << bits) * 16) >> 20).max(1);
-                        }
-                        _ => say(&format!("error message=\"tt-size {value}: 16 to 30\"")),
-                    },
-                    "bb-size" => match value.parse::<u32>() {
-                        Ok(n) if n <= 3 => table_pieces = n,
-                        _ => say(&format!("error message=\"bb-size {value}: 0 to 3\"")),
-                    },
-                    _ => {}
-                }
+                self.set_param(name, value, say);
             }
             "init" => {
-                // The old engine (if any) stops before the new one is made.
-                drop(worker.take());
-                let w = with_board!(variant.board, G => spawn_worker::<G>(variant, hash_mb, table_pieces));
-                worker = Some(w);
-                say("ready");
+                self.started = true;
+                return HubEffect::Start { ready: true };
             }
             "pos" => match arg(&a, "pos") {
                 Some(p) => {
                     let moves = arg(&a, "moves")
                         .map(|m| m.split_whitespace().map(str::to_string).collect())
                         .unwrap_or_default();
-                    pos = Some((p.to_string(), moves));
+                    self.pos = Some((p.to_string(), moves));
                 }
-                None => say("error message=\"pos needs pos=\""),
+                None => say(&hub_error("pos needs pos=")),
             },
             "level" => {
-                if let Err(e) = level.update(&a) {
-                    say(&format!("error message=\"{e}\""));
+                if let Err(e) = self.level.update(&a) {
+                    say(&hub_error(&e));
                 }
             }
             "go" => {
-                let Some(w) = worker.as_ref() else {
-                    say("error message=\"go before init\"");
-                    continue;
-                };
-                let Some((p, moves)) = pos.clone() else {
-                    say("error message=\"go before pos\"");
-                    continue;
+                if !self.started {
+                    say(&hub_error("go before init"));
+                    return HubEffect::Nothing;
+                }
+                let Some((pos, moves)) = self.pos.clone() else {
+                    say(&hub_error("go before pos"));
+                    return HubEffect::Nothing;
                 };
                 let mode = a.first().map(|(n, _)| n.as_str()).unwrap_or("think");
                 let limits = match mode {
-                    "analyze" | "analyse" => level.limits(true),
+                    "analyze" | "analyse" => self.level.limits(true),
                     "ponder" => {
-                        pondering = Some(level.limits(false));
+                        self.pondering = Some(self.level.limits(false));
                         Limits {
                             time: TimeControl::Infinite,
-                            ..level.limits(false)
+                            ..self.level.limits(false)
                         }
                     }
-                    _ => level.limits(false),
+                    _ => self.level.limits(false),
                 };
-                w.stop.store(false, Ordering::Relaxed);
-                let _ = w.jobs.send(Some(Job {
-                    pos: p,
-                    moves,
-                    limits,
-                }));
+                return HubEffect::Go(Job { pos, moves, limits });
             }
             "ponder-hit" => {
-                if let (Some(w), Some(l)) = (worker.as_ref(), pondering.take()) {
+                if let Some(l) = self.pondering.take() {
                     if let (_, Some(hard)) = l.budgets() {
-                        let stop = Arc::clone(&w.stop);
-                        std::thread::spawn(move || {
-                            std::thread::sleep(hard);
-                            stop.store(true, Ordering::Relaxed);
-                        });
+                        return HubEffect::StopAfter(hard);
                     }
                 }
             }
-            "stop" => {
+            "stop" => return HubEffect::Stop,
+            "ping" => say("pong"),
+            // A fresh engine: the table and history of the last game are forgotten.
+            "new-game" if self.started => return HubEffect::Start { ready: false },
+            "quit" => return HubEffect::Quit,
+            // Unknown commands are ignored, as the protocol asks.
+            _ => {}
+        }
+        HubEffect::Nothing
+    }
+
+    /// `set-param`: a value out of range (or a table larger than the machine can hold) is
+    /// refused with an `error` line and the setting stays as it was.
+    fn set_param(&mut self, name: &str, value: &str, say: &mut dyn FnMut(&str)) {
+        match name {
+            "variant" => {
+                let name = if value == "normal" {
+                    "international"
+                } else {
+                    value
+                };
+                match Variant::by_name(name) {
+                    Some(v) => self.variant = v,
+                    None => say(&hub_error(format!("unknown variant {value}"))),
+                }
+            }
+            "tt-size" => match value.parse::<u32>() {
+                Ok(bits) if TT_BITS.contains(&bits) => {
+                    let bytes = tt_bytes(bits);
+                    if bytes > self.memory_limit {
+                        say(&hub_error(format!(
+                            "tt-size {value}: a table of {} MiB is more than the {} MiB this machine can give it (half its memory); at most {}",
+                            bytes >> 20,
+                            self.memory_limit >> 20,
+                            self.max_tt_bits()
+                        )));
+                    } else {
+                        self.hash_mb = ((bytes >> 20) as usize).max(1);
+                    }
+                }
+                _ => say(&hub_error(format!(
+                    "tt-size {value}: {} to {}",
+                    TT_BITS.start(),
+                    TT_BITS.end()
+                ))),
+            },
+            "bb-size" => match value.parse::<u32>() {
+                Ok(n) if n <= 3 => self.table_pieces = n,
+                _ => say(&hub_error(format!("bb-size {value}: 0 to 3"))),
+            },
+            _ => {}
+        }
+    }
+}
+
+/// Runs `tablier hub`.
+pub fn hub(args: &HubArgs) -> Result<()> {
+    let variant = Variant::by_name(&args.variant)
+        .ok_or_else(|| anyhow!("unknown variant {}", args.variant))?;
+    let mut session = HubSession::new(variant, memory_limit());
+    let mut worker: Option<Worker> = None;
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let line = line?;
+        match session.handle(&line, &mut |l| say(l)) {
+            HubEffect::Nothing => {}
+            HubEffect::Start { ready } => {
+                // The old engine (if any) stops before the new one is made.
+                drop(worker.take());
+                let (v, mb, pieces) = (session.variant, session.hash_mb, session.table_pieces);
+                worker = Some(with_board!(v.board, G => spawn_worker::<G>(v, mb, pieces)));
+                if ready {
+                    say("ready");
+                }
+            }
+            HubEffect::Go(job) => {
+                if let Some(w) = worker.as_ref() {
+                    w.stop.store(false, Ordering::Relaxed);
+                    let _ = w.jobs.send(Some(job));
+                }
+            }
+            HubEffect::StopAfter(hard) => {
+                if let Some(w) = worker.as_ref() {
+                    let stop = Arc::clone(&w.stop);
+                    std::thread::spawn(move || {
+                        std::thread::sleep(hard);
+                        stop.store(true, Ordering::Relaxed);
+                    });
+                }
+            }
+            HubEffect::Stop => {
                 if let Some(w) = worker.as_ref() {
                     w.stop.store(true, Ordering::Relaxed);
                 }
             }
-            "ping" => say("pong"),
-            // A fresh engine: the table and history of the last game are forgotten.
-            "new-game" if worker.is_some() => {
-                drop(worker.take());
-                worker = Some(
-                    with_board!(variant.board, G => spawn_worker::<G>(variant, hash_mb, table_pieces)),
-                );
-            }
-            "quit" => break,
-            // Unknown commands are ignored, as the protocol asks.
-            _ => {}
+            HubEffect::Quit => break,
         }
     }
     drop(worker);
@@ -1115,6 +1304,7 @@ pub fn run_match(args: &MatchArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use tablier_draughts::{G10, INTERNATIONAL};
 
     #[test]
@@ -1151,6 +1341,363 @@ mod tests {
         assert_eq!(hub_move(&m), "27x7x12x22");
         assert_eq!(parse_hub_move(&p, "27x7x22x12").unwrap(), m);
         assert!(parse_hub_move(&p, "27x7x22").is_err());
+    }
+
+    fn level_args(line: &str) -> HubArgsList {
+        parse_hub_line(&format!("level {line}")).unwrap().1
+    }
+
+    /// What the engine does with a level's limits: the budgets, and the instant at which the
+    /// search must stop; none of it may panic.
+    fn engine_side(limits: &Limits) {
+        let (soft, hard) = limits.budgets();
+        for d in [soft, hard].into_iter().flatten() {
+            assert!(Instant::now().checked_add(d).is_some(), "{limits:?}");
+        }
+    }
+
+    #[test]
+    fn out_of_range_levels_are_refused_and_change_nothing() {
+        let mut level = Level::default();
+        level
+            .update(&level_args("time=300 inc=2 moves=40"))
+            .unwrap();
+        let before = (level.limits(false), level.limits(true));
+        for bad in [
+            "move-time=1e30",
+            "time=1e30",
+            "time=1.8e19 inc=1.8e19",
+            "time=300 inc=1e30",
+            "time=300 moves=1e30",
+            "move-time=-1",
+            "move-time=NaN",
+            "time=inf",
+            "move-time=1e10",
+            "depth=-3",
+            "depth=1e30",
+            "depth=4294967296",
+            "depth=2.5",
+            "nodes=1e30",
+            "nodes=-1",
+            "nodes=18446744073709551616",
+            // A good value before a bad one is not taken either.
+            "depth=5 move-time=1e30",
+        ] {
+            let e = level.update(&level_args(bad)).expect_err(bad).to_string();
+            assert!(e.contains("level"), "{bad}: {e}");
+            assert_eq!((level.limits(false), level.limits(true)), before, "{bad}");
+        }
+        // The extremes that are allowed still make limits the engine can use.
+        for good in [
+            "move-time=1e9",
+            "time=1e9 inc=1e9 moves=4294967295",
+            "depth=4294967295 nodes=18446744073709551615",
+            "move-time=0",
+            "time=0.001",
+        ] {
+            level.update(&level_args(good)).expect(good);
+            engine_side(&level.limits(false));
+        }
+        assert_eq!(level.limits(false).depth, Some(u32::MAX));
+        assert_eq!(level.limits(false).nodes, Some(u64::MAX));
+    }
+
+    /// A session with `limit` bytes for the hash table; what it says is collected.
+    fn session(limit: u64) -> (HubSession, Vec<String>) {
+        (HubSession::new(&INTERNATIONAL, limit), Vec::new())
+    }
+
+    fn send(s: &mut HubSession, said: &mut Vec<String>, line: &str) -> HubEffect {
+        s.handle(line, &mut |l| said.push(l.to_string()))
+    }
+
+    #[test]
+    fn hash_tables_larger_than_the_machine_can_give_are_refused() {
+        // A machine that can give the table 1 GiB: 2^26 entries of 16 bytes, not 2^27.
+        let (mut s, mut said) = session(1 << 30);
+        send(&mut s, &mut said, "set-param name=tt-size value=26");
+        assert!(said.is_empty(), "{said:?}");
+        assert_eq!(s.hash_mb, 1024);
+        for bits in ["27", "30"] {
+            send(
+                &mut s,
+                &mut said,
+                &format!("set-param name=tt-size value={bits}"),
+            );
+            let e = said.pop().expect("an error line");
+            assert!(
+                e.starts_with("error message=") && e.contains("MiB") && e.contains("at most 26"),
+                "{e}"
+            );
+            // The table already set stays.
+            assert_eq!(s.hash_mb, 1024);
+        }
+        for bad in ["31", "15", "-1", "4294967296", "1e3", ""] {
+            send(
+                &mut s,
+                &mut said,
+                &format!("set-param name=tt-size value={bad}"),
+            );
+            assert!(said.pop().unwrap().starts_with("error message="), "{bad}");
+            assert_eq!(s.hash_mb, 1024);
+        }
+        // The GUI is told the largest size it may ask for.
+        send(&mut s, &mut said, "hub");
+        assert!(
+            said.iter()
+                .any(|l| l.starts_with("param name=tt-size") && l.ends_with("min=16 max=26")),
+            "{said:?}"
+        );
+        // A machine too small even for the smallest table still offers it.
+        let (mut s, mut said) = session(1 << 10);
+        send(&mut s, &mut said, "hub");
+        assert!(
+            said.iter().any(|l| l.ends_with("min=16 max=16")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
+    fn total_memory_is_read_from_meminfo() {
+        let text = "MemTotal:       24684084 kB\nMemFree:        22385416 kB\n";
+        assert_eq!(total_memory(text), Some(24_684_084 * 1024));
+        assert_eq!(total_memory("MemFree: 1 kB\n"), None);
+        assert_eq!(total_memory("MemTotal: lots\n"), None);
+        assert_eq!(total_memory("MemTotal: 18446744073709551615 kB\n"), None);
+        assert!(memory_limit() > 0);
+    }
+
+    #[test]
+    fn a_refused_level_leaves_the_last_one_for_go() {
+        let (mut s, mut said) = session(1 << 30);
+        let start = hub_position(&Position::<G10>::start(&INTERNATIONAL).unwrap());
+        for line in [
+            "init".to_string(),
+            format!("pos pos={start}"),
+            "level depth=3".to_string(),
+            "level move-time=1e30".to_string(),
+            "level time=1e30".to_string(),
+            "level time=1.8e19 inc=1.8e19".to_string(),
+        ] {
+            send(&mut s, &mut said, &line);
+        }
+        assert_eq!(said.len(), 3, "{said:?}");
+        assert!(said.iter().all(|l| l.starts_with("error message=\"level ")));
+        match send(&mut s, &mut said, "go") {
+            HubEffect::Go(job) => {
+                assert_eq!(job.limits.depth, Some(3));
+                assert_eq!(job.limits.time, TimeControl::Infinite);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Cases per fuzz property: `PROPTEST_CASES` when set (to fuzz longer, e.g.
+    /// `PROPTEST_CASES=1000000`), else `default`, a few seconds' worth in CI.
+    fn cases(default: u32) -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    }
+
+    /// Numbers as a GUI (or an attacker) may write them: any integer or float, and the
+    /// extremes.
+    fn number() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<u8>().prop_map(|n| n.to_string()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            any::<u64>().prop_map(|n| n.to_string()),
+            any::<f64>().prop_map(|x| x.to_string()),
+            any::<f64>().prop_map(|x| format!("{x:e}")),
+            proptest::sample::select(vec![
+                "NaN",
+                "nan",
+                "inf",
+                "-inf",
+                "infinity",
+                "1e30",
+                "1.8e19",
+                "-0",
+                "0",
+                "-1",
+                "1e-30",
+                "1e9",
+                "1e10",
+                "4294967295",
+                "4294967296",
+                "18446744073709551615",
+                "18446744073709551616",
+                "",
+                "abc",
+                "0x10",
+                "a\"b",
+                "1\"",
+                "1_000",
+                "30",
+                "31",
+                "16",
+                "3",
+                "4",
+            ])
+            .prop_map(str::to_string),
+        ]
+    }
+
+    /// Hub positions: the start of each variant, mutated, or any text.
+    fn position() -> impl Strategy<Value = String> {
+        let starts: Vec<String> = ["international", "brazilian", "canadian", "english"]
+            .iter()
+            .map(|name| {
+                let v = Variant::by_name(name).unwrap();
+                with_board!(v.board, G => hub_position(&Position::<G>::start(v).unwrap()))
+            })
+            .collect();
+        let letters = proptest::sample::select(vec!['w', 'b', 'W', 'B', 'e', '.', 'x', 'é']);
+        prop_oneof![
+            (
+                proptest::sample::select(starts),
+                proptest::collection::vec((any::<proptest::sample::Index>(), letters), 0..6)
+            )
+                .prop_map(|(start, edits)| {
+                    let mut chars: Vec<char> = start.chars().collect();
+                    for (i, c) in edits {
+                        let i = i.index(chars.len());
+                        chars[i] = c;
+                    }
+                    chars.into_iter().collect()
+                }),
+            "[WBwbeE.]{0,60}",
+            any::<String>(),
+        ]
+    }
+
+    /// Hub moves: `from-to` and captures with any numbers, and any text.
+    fn moves() -> impl Strategy<Value = String> {
+        let one = prop_oneof![
+            (1..=50u16, 1..=50u16).prop_map(|(a, b)| format!("{a}-{b}")),
+            proptest::collection::vec(0..=300u16, 2..6)
+                .prop_map(|v| { v.iter().map(u16::to_string).collect::<Vec<_>>().join("x") }),
+            proptest::sample::select(vec![
+                "32-28", "19-23", "28x19", "14x23", "31-27", "x", "-", ""
+            ])
+            .prop_map(str::to_string),
+            "[0-9x:-]{0,8}",
+        ];
+        proptest::collection::vec(one, 0..8).prop_map(|m| m.join(" "))
+    }
+
+    /// Lines of a Hub session: every command, with random arguments.
+    fn hub_line() -> impl Strategy<Value = String> {
+        let key = proptest::sample::select(vec![
+            "depth",
+            "nodes",
+            "move-time",
+            "time",
+            "inc",
+            "moves",
+            "infinite",
+            "other",
+        ]);
+        let level = proptest::collection::vec((key, number()), 1..5).prop_map(|args| {
+            let args: Vec<String> = args.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("level {}", args.join(" "))
+        });
+        let param = (
+            proptest::sample::select(vec!["tt-size", "bb-size", "variant", "other"]),
+            prop_oneof![
+                number(),
+                proptest::sample::select(vec![
+                    "international",
+                    "normal",
+                    "brazilian",
+                    "canadian",
+                    "english",
+                    "french-old",
+                    "chess",
+                ])
+                .prop_map(str::to_string),
+            ],
+        )
+            .prop_map(|(name, value)| format!("set-param name={name} value=\"{value}\""));
+        let pos = (position(), moves()).prop_map(|(p, m)| format!("pos pos=\"{p}\" moves=\"{m}\""));
+        let go =
+            proptest::sample::select(vec!["go", "go think", "go ponder", "go analyze", "go x"])
+                .prop_map(str::to_string);
+        let plain = proptest::sample::select(vec![
+            "hub",
+            "init",
+            "new-game",
+            "ponder-hit",
+            "stop",
+            "ping",
+            "quit",
+            "",
+            "level",
+            "set-param",
+            "pos",
+            "set-param name=tt-size",
+        ])
+        .prop_map(str::to_string);
+        prop_oneof![
+            3 => level,
+            2 => param,
+            3 => pos,
+            3 => go,
+            2 => plain,
+            1 => any::<String>(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(cases(10_000)))]
+
+        /// A session of random lines, handled as `tablier hub` handles them, with what
+        /// would reach the engine checked instead of run (no search, no table): no panic;
+        /// every answer a Hub line; the hash table never beyond what the machine can give;
+        /// every search's position read or refused with a reason; every time budget one the
+        /// engine can keep.
+        #[test]
+        fn hub_sessions_never_panic(
+            lines in proptest::collection::vec(hub_line(), 1..25),
+            tiny_machine in any::<bool>(),
+        ) {
+            let limit = if tiny_machine { 1 << 26 } else { 1 << 33 };
+            let mut s = HubSession::new(&INTERNATIONAL, limit);
+            let mut engine_variant: Option<&'static Variant> = None;
+            for line in &lines {
+                let mut said = Vec::new();
+                let effect = s.handle(line, &mut |l| said.push(l.to_string()));
+                for l in &said {
+                    let (cmd, args) = parse_hub_line(l).expect("a Hub line");
+                    prop_assert!(
+                        ["id", "param", "wait", "error", "pong"].contains(&cmd.as_str()),
+                        "{:?} answered {:?}", line, l
+                    );
+                    if cmd == "error" {
+                        // The message is one value, whatever the line held.
+                        prop_assert!(
+                            args.len() == 1 && args[0].0 == "message" && args[0].1.is_some(),
+                            "{:?} answered {:?}", line, l
+                        );
+                    }
+                }
+                prop_assert!(s.hash_mb == 64 || (s.hash_mb as u64) << 20 <= limit);
+                match effect {
+                    HubEffect::Start { .. } => engine_variant = Some(s.variant),
+                    HubEffect::Go(job) => {
+                        let v = engine_variant.expect("go only after init");
+                        let _ = with_board!(v.board, G => prepare_job::<G>(v, &job).map(|_| ()));
+                        engine_side(&job.limits);
+                    }
+                    HubEffect::StopAfter(d) => {
+                        prop_assert!(Instant::now().checked_add(d).is_some());
+                    }
+                    HubEffect::Stop | HubEffect::Nothing => {}
+                    HubEffect::Quit => break,
+                }
+            }
+        }
     }
 
     #[test]

@@ -147,8 +147,41 @@ pub(crate) fn interrupt_flag() -> std::sync::Arc<std::sync::atomic::AtomicBool> 
     flag
 }
 
+/// Whether a command must outlive a peer that hangs up: the network servers and clients
+/// (`serve`, `dxp`, `gnubg-external`, `bench load`) and the commands that write to another
+/// program's standard input (`match` against a Hub engine, `bench backgammon-eval` against
+/// gnubg). For them a broken pipe stays an error they handle (Rust's default: SIGPIPE
+/// ignored); every other command dies of it quietly, as `cat` does.
+fn survives_broken_pipes(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Serve(_)
+            | Command::Dxp(_)
+            | Command::GnubgExternal(_)
+            | Command::Match(_)
+            | Command::Bench(
+                draughts_cmd::BenchCommand::Load(_) | draughts_cmd::BenchCommand::BackgammonEval(_)
+            )
+    )
+}
+
+/// Gives SIGPIPE back its default action (end the process without a word), which Rust's
+/// runtime replaces with "ignore" at start-up; a write to a closed pipe then stops the
+/// command instead of making `println!` panic ("failed printing to stdout: Broken pipe").
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: `signal` with SIG_DFL installs no handler code; it is called once, before any
+    // thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() {
     let cli = Cli::parse();
+    if !survives_broken_pipes(&cli.command) {
+        restore_default_sigpipe();
+    }
     let result = match cli.command {
         Command::Serve(args) => serve_cmd::serve(&args),
         Command::Verify { record } => serve_cmd::verify(&record),
@@ -188,4 +221,40 @@ pub(crate) fn read_text(path: &std::path::Path) -> Result<String> {
         Ok(s) => s,
         Err(e) => e.into_bytes().iter().map(|&b| char::from(b)).collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn command(args: &[&str]) -> Command {
+        let mut argv = vec!["tablier"];
+        argv.extend_from_slice(args);
+        Cli::try_parse_from(argv)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}"))
+            .command
+    }
+
+    #[test]
+    fn only_servers_and_peers_of_other_programs_survive_broken_pipes() {
+        for args in [
+            &["serve"][..],
+            &["dxp", "--listen", "127.0.0.1:0"],
+            &["gnubg-external", "--port", "1"],
+            &["bench", "load"],
+            &["bench", "backgammon-eval"],
+            &["match", "--opponent", "tablier"],
+        ] {
+            assert!(survives_broken_pipes(&command(args)), "{args:?}");
+        }
+        for args in [
+            &["perft", "--depth", "3"][..],
+            &["draughts", "moves"],
+            &["convert", "x.mat"],
+            &["hub"],
+            &["bench", "perft"],
+        ] {
+            assert!(!survives_broken_pipes(&command(args)), "{args:?}");
+        }
+    }
 }

@@ -64,6 +64,8 @@ export function moveRows(s) {
   let game = 0;
   let n = 0;
   for (const a of s.log) {
+    // The server's own entry after a restart (its clocks went on again): no move, no dice.
+    if (a.action === '!resume') continue;
     if (!a.side) {
       if (a.action.startsWith('opening')) {
         game++;

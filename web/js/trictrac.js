@@ -76,6 +76,8 @@ export function moveRows(s) {
   let dice = '';
   let n = 0;
   for (const a of s.log) {
+    // The server's own entry after a restart (its clocks went on again): no move, no dice.
+    if (a.action === '!resume') continue;
     if (!a.side) {
       const m = a.action.match(/^W(\d) B(\d)$/);
       if (m) { rows.push({ cells: [`<span class="meta">primauté: white ${m[1]}, black ${m[2]}</span>`], span: 2 }); dice = `${Math.max(m[1], m[2])}${Math.min(m[1], m[2])}`; }

@@ -116,7 +116,7 @@ fn draughts_moves(draw: bool) -> Vec<String> {
         let mut moves = Vec::new();
         while g.ending().is_none() && moves.len() < 400 {
             let legal = g.legal_actions();
-            let a = legal.choose(&mut rng).unwrap().clone();
+            let a = *legal.choose(&mut rng).unwrap();
             moves.push(g.format_action(&a));
             g.apply(&a).unwrap();
         }

@@ -34,6 +34,7 @@ use proptest::test_runner::TestRunner;
 use serde_json::{json, Value};
 use tablier_server::store::Store;
 use tablier_server::{router, Hub, Options};
+use tablier_test_support::fuzz::{mutate, Edit};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 use tokio_tungstenite::tungstenite::protocol::frame::Frame;
@@ -339,16 +340,7 @@ fn shape() -> impl Strategy<Value = Shape> {
     ]
 }
 
-/// One edit of a text.
-#[derive(Clone, Debug)]
-enum Edit {
-    Replace(Index, char),
-    Insert(Index, char),
-    Delete(Index),
-    Duplicate(Index, Index),
-    Truncate(Index),
-}
-
+/// Edits of a valid message (the shared [`Edit`]s that keep it mostly readable).
 fn edits() -> impl Strategy<Value = Vec<Edit>> {
     let edit = prop_oneof![
         (any::<Index>(), text_char()).prop_map(|(i, c)| Edit::Replace(i, c)),
@@ -358,28 +350,6 @@ fn edits() -> impl Strategy<Value = Vec<Edit>> {
         any::<Index>().prop_map(Edit::Truncate),
     ];
     prop::collection::vec(edit, 1..5)
-}
-
-fn mutate(text: &str, edits: &[Edit]) -> String {
-    let mut c: Vec<char> = text.chars().collect();
-    for e in edits {
-        let n = c.len();
-        match e {
-            Edit::Insert(i, ch) => c.insert(i.index(n + 1), *ch),
-            _ if n == 0 => {}
-            Edit::Replace(i, ch) => c[i.index(n)] = *ch,
-            Edit::Delete(i) => {
-                c.remove(i.index(n));
-            }
-            Edit::Duplicate(a, b) => {
-                let (a, b) = (a.index(n), b.index(n));
-                let piece: Vec<char> = c[a.min(b)..=a.max(b)].to_vec();
-                c.splice(a..a, piece);
-            }
-            Edit::Truncate(i) => c.truncate(i.index(n)),
-        }
-    }
-    c.into_iter().collect()
 }
 
 /// What is sent.

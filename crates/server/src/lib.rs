@@ -173,6 +173,11 @@ pub struct Hub {
     creations: Option<Arc<AddressLimiter>>,
     /// One permit per engine seat allowed to think at once.
     engines: Arc<tokio::sync::Semaphore>,
+    /// Engine seats thinking now, and the most there ever were at once.
+    thinking: Arc<(
+        std::sync::atomic::AtomicUsize,
+        std::sync::atomic::AtomicUsize,
+    )>,
 }
 
 /// An error answered to a client: a status and a reason in words.
@@ -262,6 +267,7 @@ impl Hub {
             reviews: Arc::new(Mutex::new(HashMap::new())),
             damaged: Arc::new(Mutex::new(HashMap::new())),
             engines: Arc::new(tokio::sync::Semaphore::new(options.engine_workers.max(1))),
+            thinking: Arc::default(),
             options,
             creations,
         };
@@ -285,6 +291,13 @@ impl Hub {
             "{taken} unfinished games taken up, {waiting} engine-only games left until opened, {damaged} damaged"
         );
         Ok(hub)
+    }
+
+    /// The most engine seats that were ever thinking at the same time on this hub (never
+    /// more than [`Options::engine_workers`]).
+    #[must_use]
+    pub fn engine_peak(&self) -> usize {
+        self.thinking.1.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The games kept out of play because their records do not replay, with the reasons.
@@ -614,7 +627,7 @@ impl Hub {
     fn kick(&self, room: Arc<Mutex<Room>>) -> impl std::future::Future<Output = ()> + Send {
         let hub = self.clone();
         async move {
-            let (engine, version, flag_in, clocks, increment) = {
+            let (engine, version, flag_in, increment) = {
                 let r = room.lock().await;
                 if r.mirror_of.is_some() {
                     return;
@@ -623,12 +636,10 @@ impl Hub {
                     r.engine_to_act(),
                     r.version(),
                     r.ms_to_flag(),
-                    r.clocks(),
                     r.spec.clock.map_or(0, |c| i64::from(c.increment_s) * 1000),
                 )
             };
             if let Some((side, level)) = engine {
-                let budget = clocks.map(|(left, _)| engine::budget(left[side.index()], increment));
                 let hub2 = hub.clone();
                 let room2 = room.clone();
                 let pool = hub.engines.clone();
@@ -638,13 +649,23 @@ impl Hub {
                     let Ok(_permit) = pool.acquire_owned().await else {
                         return;
                     };
-                    let table = {
+                    // The budget comes from the clock as it is now: the time spent waiting
+                    // for a worker is the engine's own.
+                    let (table, budget) = {
                         let r = room2.lock().await;
                         if r.version() != version {
                             return;
                         }
-                        r.table_copy()
+                        let budget = r
+                            .clocks()
+                            .map(|(left, _)| engine::budget(left[side.index()], increment));
+                        (r.table_copy(), budget)
                     };
+                    let thinking = hub2.thinking.clone();
+                    let now = thinking.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                    thinking
+                        .1
+                        .fetch_max(now, std::sync::atomic::Ordering::SeqCst);
                     let choice = tokio::task::spawn_blocking(move || {
                         let mut rng = rand::thread_rng();
                         engine::choose(table.as_ref(), side, level, budget, &mut rng)
@@ -652,6 +673,7 @@ impl Hub {
                     .await
                     .ok()
                     .flatten();
+                    thinking.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
                     if let Some(text) = choice {
                         let ok = {
                             let mut r = room2.lock().await;

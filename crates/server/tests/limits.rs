@@ -466,3 +466,33 @@ async fn a_file_that_is_not_a_database_is_named_at_once() {
         );
     }
 }
+
+#[tokio::test]
+async fn engine_seats_think_on_a_fixed_pool_of_workers() {
+    let (addr, _dir, hub) = serve(Options {
+        engine_workers: 1,
+        engine_games: true,
+        ..Options::default()
+    })
+    .await;
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let (status, g) = http(
+            addr,
+            "POST",
+            "/api/games",
+            Some(json!({"family": "draughts", "variant": "international",
+                "seats": [{"kind":"engine","level":1},{"kind":"engine","level":1}]})),
+        )
+        .await;
+        assert_eq!(status, 200, "{g}");
+        ids.push(g["id"].as_str().unwrap().to_owned());
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    // Every game went on, one engine thinking at a time.
+    for id in &ids {
+        let (_, s) = http(addr, "GET", &format!("/api/games/{id}"), None).await;
+        assert!(s["v"].as_u64().unwrap() >= 2, "{id} stalled: {s}");
+    }
+    assert_eq!(hub.engine_peak(), 1);
+}

@@ -28,7 +28,8 @@
 //! /api/games/{id}/review` (finished games) every position with the engine's judgement, `POST
 //! /api/games/{id}/act` `{"token", "action"}` acts without a socket.
 //!
-//! WebSocket `GET /ws/{id}?token=...&v=N` (no token: a spectator): the server sends
+//! WebSocket `GET /ws/{id}?token=...&v=N` (no token: a spectator), typed in [`ws`] and
+//! written down with an example of every message in `docs/PROTOCOL.md`: the server sends
 //! `{"t": "hello", "you": "white"|"black"|null}` and then a `state` message each time the game
 //! changes (and at once, if the client's `v` is behind). A seat sends
 //! `{"t": "act", "action": "32-28", "ack": 7}` and gets `{"t": "ack", "ack": 7}` or
@@ -40,19 +41,18 @@ pub mod engine;
 pub mod room;
 pub mod store;
 pub mod table;
+pub mod ws;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tablier_core::Side;
@@ -783,10 +783,10 @@ async fn create_game(
 async fn game_state(
     State(hub): State<Hub>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ws::ServerMsg>, ApiError> {
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
     hub.refresh(&room).await;
-    let state = room.lock().await.state();
+    let state = room.lock().await.state_msg();
     Ok(Json(state))
 }
 
@@ -811,7 +811,7 @@ async fn act_http(
     State(hub): State<Hub>,
     Path(id): Path<String>,
     body: Result<Json<ActBody>, axum::extract::rejection::JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ws::ServerMsg>, ApiError> {
     let Json(body) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let room = hub.load(&id).await?.ok_or_else(not_found)?;
     let side = room.lock().await.seat_of(&body.token).ok_or_else(|| {
@@ -821,7 +821,7 @@ async fn act_http(
         )
     })?;
     hub.act(&room, side, &body.token, &body.action).await?;
-    let state = room.lock().await.state();
+    let state = room.lock().await.state_msg();
     Ok(Json(state))
 }
 
@@ -899,199 +899,6 @@ async fn export(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Respon
 
 pub mod export;
 
-#[derive(Debug, Deserialize)]
-struct WsQuery {
-    #[serde(default)]
-    token: Option<String>,
-    #[serde(default)]
-    v: Option<u64>,
-}
-
-async fn ws_handler(
-    State(hub): State<Hub>,
-    Path(id): Path<String>,
-    Query(q): Query<WsQuery>,
-    ws: WebSocketUpgrade,
-) -> Result<Response, ApiError> {
-    let room = hub.load(&id).await?.ok_or_else(not_found)?;
-    hub.refresh(&room).await;
-    let seat = match q.token {
-        Some(t) => {
-            let side = room.lock().await.seat_of(&t).ok_or_else(|| {
-                ApiError(
-                    StatusCode::FORBIDDEN,
-                    "that token opens no seat of this game".into(),
-                )
-            })?;
-            Some((side, t))
-        }
-        None => None,
-    };
-    Ok(ws
-        .max_message_size(MAX_READ)
-        .max_frame_size(MAX_READ)
-        .on_upgrade(move |socket| client(hub, room, seat, q.v, socket)))
-}
-
-/// A seat of a WebSocket client: its side and its token (to hand its actions to the node
-/// that owns the game).
-type WsSeat = Option<(Side, String)>;
-
-/// A close frame with a code and a reason for the client.
-fn close(code: u16, reason: &str) -> Message {
-    Message::Close(Some(CloseFrame {
-        code,
-        reason: reason.into(),
-    }))
-}
-
-/// One WebSocket client: the state on every change; a seat's actions in. A client that
-/// sends more than [`MAX_MESSAGE`] bytes in a message, binary messages, messages faster than
-/// the per-connection pace, or messages faster than it reads the replies, is told why in
-/// the close frame and disconnected.
-async fn client(
-    hub: Hub,
-    room: Arc<Mutex<Room>>,
-    seat: WsSeat,
-    seen: Option<u64>,
-    socket: WebSocket,
-) {
-    let (mut tx, mut rx) = socket.split();
-    let (mut events, state, version) = {
-        let r = room.lock().await;
-        (r.tx.subscribe(), r.state().to_string(), r.version())
-    };
-    let hello =
-        json!({"t": "hello", "you": seat.as_ref().map(|s| room::side_name(s.0))}).to_string();
-    if tx.send(Message::Text(hello.into())).await.is_err() {
-        return;
-    }
-    // A client already up to date gets no state until the next change.
-    if seen != Some(version) && tx.send(Message::Text(state.into())).await.is_err() {
-        return;
-    }
-    // Replies wait here for the writer; a client that lets them pile up is closed.
-    let (out_tx, mut out_rx) = tokio::sync::mpsc::channel::<Message>(16);
-    let (close_tx, mut close_rx) = tokio::sync::oneshot::channel::<Message>();
-    let writer = tokio::spawn(async move {
-        loop {
-            let msg = tokio::select! {
-                ev = events.recv() => match ev {
-                    Ok(s) => Message::Text(s.as_str().into()),
-                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-                    Err(_) => break,
-                },
-                msg = out_rx.recv() => match msg {
-                    Some(m) => m,
-                    None => break,
-                },
-                msg = &mut close_rx => match msg {
-                    Ok(m) => {
-                        let _ = tokio::time::timeout(SEND_TIMEOUT, tx.send(m)).await;
-                        break;
-                    }
-                    Err(_) => break,
-                },
-            };
-            // A client that does not read for this long is given up.
-            match tokio::time::timeout(SEND_TIMEOUT, tx.send(msg)).await {
-                Ok(Ok(())) => {}
-                _ => break,
-            }
-        }
-    });
-    let pace = quota(
-        hub.options.messages_per_second,
-        hub.options.messages_burst,
-        std::time::Duration::from_secs(1),
-    )
-    .map(governor::RateLimiter::direct);
-    let mut closing = None;
-    while let Some(msg) = rx.next().await {
-        let text = match msg {
-            Ok(Message::Text(t)) => t,
-            Ok(Message::Close(_)) => break,
-            Ok(Message::Binary(_)) => {
-                closing = Some(close(
-                    1003,
-                    "binary messages are not accepted: send JSON text",
-                ));
-                break;
-            }
-            Ok(_) => continue,
-            Err(e) => {
-                closing = Some(close(1009, &format!("unreadable message: {e}")));
-                break;
-            }
-        };
-        if text.len() > MAX_MESSAGE {
-            closing = Some(close(
-                1009,
-                &format!("a message is at most {MAX_MESSAGE} bytes"),
-            ));
-            break;
-        }
-        if pace.as_ref().is_some_and(|p| p.check().is_err()) {
-            closing = Some(close(
-                1008,
-                &format!(
-                    "too many messages: at most {} a second",
-                    hub.options.messages_per_second
-                ),
-            ));
-            break;
-        }
-        let reply = handle_message(&hub, &room, seat.as_ref(), text.as_str()).await;
-        match out_tx.try_send(Message::Text(reply.to_string().into())) {
-            Ok(()) => {}
-            Err(tokio::sync::mpsc::error::TrySendError::Full(_)) => {
-                closing = Some(close(
-                    1008,
-                    "too many replies unread: read the server's messages before sending more",
-                ));
-                break;
-            }
-            Err(tokio::sync::mpsc::error::TrySendError::Closed(_)) => break,
-        }
-    }
-    if let Some(frame) = closing {
-        let _ = close_tx.send(frame);
-        let _ = tokio::time::timeout(SEND_TIMEOUT, writer).await;
-    } else {
-        writer.abort();
-    }
-}
-
-async fn handle_message(
-    hub: &Hub,
-    room: &Arc<Mutex<Room>>,
-    seat: Option<&(Side, String)>,
-    text: &str,
-) -> Value {
-    let msg: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(_) => return json!({"t": "error", "reason": "messages are JSON objects"}),
-    };
-    let ack = msg.get("ack").cloned().unwrap_or(Value::Null);
-    let refuse = |reason: &str| json!({"t": "error", "ack": ack, "reason": reason});
-    match msg.get("t").and_then(Value::as_str) {
-        Some("ping") => json!({"t": "pong", "ack": ack}),
-        Some("act") => {
-            let Some((side, token)) = seat else {
-                return refuse("spectators cannot act");
-            };
-            let Some(action) = msg.get("action").and_then(Value::as_str) else {
-                return refuse("an act message has an \"action\" string");
-            };
-            match hub.act(room, *side, token, action).await {
-                Ok(()) => json!({"t": "ack", "ack": ack}),
-                Err(ApiError(_, why)) => refuse(&why),
-            }
-        }
-        _ => refuse("unknown message type (act or ping)"),
-    }
-}
-
 #[derive(rust_embed::RustEmbed)]
 #[folder = "../../web/"]
 struct Assets;
@@ -1132,7 +939,7 @@ pub fn router(hub: Hub) -> Router {
         .route("/api/games/{id}/export", get(export))
         .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/act", post(act_http))
-        .route("/ws/{id}", get(ws_handler))
+        .route("/ws/{id}", get(ws::ws_handler))
         .layer(DefaultBodyLimit::max(16 * 1024))
         .with_state(hub)
 }

@@ -899,7 +899,7 @@ impl Room {
     }
 
     /// The state every client sees (the same for all: these games hide nothing).
-    pub fn state(&self) -> Value {
+    pub fn state(&self) -> crate::ws::GameState {
         let actor = match self.actor() {
             Actor::Player(s) => side_name(s),
             Actor::Chance => "chance",
@@ -909,29 +909,47 @@ impl Room {
             Actor::Player(_) => self.table.legal(),
             _ => Vec::new(),
         };
-        json!({
-            "t": "state",
-            "v": self.version(),
-            "id": self.id,
-            "spec": self.spec,
-            "actor": actor,
-            "legal": legal,
-            "view": self.table.view(),
-            "log": self.log.iter().map(|a| json!({"n": a.n, "side": a.side, "action": a.action})).collect::<Vec<_>>(),
-            "seats": self.seats.iter().map(|s| &s.kind).collect::<Vec<_>>(),
-            "commitment": self.commitment(),
-            "seed": self.result.as_ref().map(|_| hex(&self.seed)),
-            "result": self.result,
-            "draw_offer": self.draw_offer.map(side_name),
-            "takeback_offer": self.takeback_offer.map(side_name),
-            "undone": self.undone,
-            "clock": self.clocks().map(|(left, running)| json!({"white_ms": left[0], "black_ms": left[1], "running": running.map(side_name)})),
-        })
+        crate::ws::GameState {
+            v: self.version(),
+            id: self.id.clone(),
+            spec: self.spec.clone(),
+            actor: actor.to_owned(),
+            legal,
+            view: self.table.view(),
+            log: self
+                .log
+                .iter()
+                .map(|a| crate::ws::LogEntry {
+                    n: a.n,
+                    side: a.side.clone(),
+                    action: a.action.clone(),
+                })
+                .collect(),
+            seats: self.seats.iter().map(|s| s.kind.clone()).collect(),
+            commitment: self.commitment(),
+            seed: self.result.as_ref().map(|_| hex(&self.seed)),
+            result: self.result.clone(),
+            draw_offer: self.draw_offer.map(|s| side_name(s).to_owned()),
+            takeback_offer: self.takeback_offer.map(|s| side_name(s).to_owned()),
+            undone: self.undone.clone(),
+            clock: self.clocks().map(|(left, running)| crate::ws::ClockState {
+                white_ms: left[0],
+                black_ms: left[1],
+                running: running.map(|s| side_name(s).to_owned()),
+            }),
+        }
+    }
+
+    /// The `state` message every client gets after a change.
+    pub fn state_msg(&self) -> crate::ws::ServerMsg {
+        crate::ws::ServerMsg::State(Box::new(self.state()))
     }
 
     /// Sends the state to every client of this room.
     pub fn announce(&self) {
-        let _ = self.tx.send(Arc::new(self.state().to_string()));
+        let _ = self
+            .tx
+            .send(Arc::new(crate::ws::to_text(&self.state_msg())));
     }
 
     /// The game's record: what `tablier verify` checks.

@@ -9,6 +9,7 @@
 //! assert_eq!(start.pip_count(), (167, 167));
 //! ```
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 pub mod game;
 pub mod ids;

@@ -17,6 +17,7 @@
 //! assert_eq!(Side::White.opposite(), Side::Black);
 //! ```
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 mod dice;
 mod game;

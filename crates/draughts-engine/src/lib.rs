@@ -15,6 +15,7 @@
 //! println!("{} scores {}", notation::format(&pos, &best), result.score);
 //! ```
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 pub mod egtb;
 pub mod eval;

@@ -18,6 +18,7 @@
 //! assert_eq!(start.perft(4), 4265);
 //! ```
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 pub mod bits;
 pub mod fen;

@@ -36,6 +36,7 @@
 //! `{"t": "error", "ack": 7, "reason": "..."}`; table actions are `!resign`, `!draw-offer`,
 //! `!draw-accept`, `!draw-decline`.
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 pub mod engine;
 pub mod room;

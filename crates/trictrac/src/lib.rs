@@ -83,6 +83,7 @@
 //! transcribed, 6-6 can also be played 1-7,4-10; the par-puissance play is refused as the
 //! book says).
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 pub mod board;
 pub mod chances;

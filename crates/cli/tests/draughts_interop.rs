@@ -28,6 +28,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use tablier_test_support::python::pydraughts as python;
 
 const TABLIER: &str = env!("CARGO_BIN_EXE_tablier");
 /// Plies after which a game is ended without result.
@@ -39,48 +40,10 @@ const ENGINE_OPTIONS: [&str; 5] = ["--move-time", MOVE_TIME, "--hash", "8", "--t
 /// No test may take longer.
 const LIMIT: Duration = Duration::from_secs(90);
 
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/interop")
         .join(name)
-}
-
-/// The Python interpreter that has pydraughts 0.6.7, or a failure saying how to get one.
-fn python() -> PathBuf {
-    let fix = "run `bash scripts/python-env.sh` (creates .venv with pydraughts 0.6.7) \
-               or point TABLIER_PYTHON at a Python that has pydraughts 0.6.7";
-    let candidate = match std::env::var_os("TABLIER_PYTHON").filter(|v| !v.is_empty()) {
-        Some(p) => PathBuf::from(p),
-        None => workspace_root().join(".venv/bin/python"),
-    };
-    let check = Command::new(&candidate)
-        .args([
-            "-c",
-            "import importlib.metadata as m, draughts; print(m.version('pydraughts'))",
-        ])
-        .output();
-    match check {
-        Ok(out) if out.status.success() => {
-            let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
-            assert_eq!(
-                version,
-                "0.6.7",
-                "{} has pydraughts {version}, the tests expect 0.6.7: {fix}",
-                candidate.display()
-            );
-            candidate
-        }
-        Ok(out) => panic!(
-            "{} cannot import pydraughts ({}): {fix}",
-            candidate.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ),
-        Err(e) => panic!("cannot run {} ({e}): {fix}", candidate.display()),
-    }
 }
 
 /// A child process whose stdout lines and stderr are collected by threads.

@@ -16,65 +16,18 @@
 //! `TABLIER_ORACLE_SEED=S` the seed, for longer searches by hand.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
 use tablier_draughts::{fen, Geometry, Position, Variant, G10, G8};
+use tablier_test_support::python::{env_number, pydraughts as python};
 
 /// Seed of the Python script's `random.Random` (combined with the variant's name there).
 const SEED: u64 = 20_240_917;
 
-fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .map(|v| {
-            v.parse()
-                .unwrap_or_else(|_| panic!("{name} must be a number"))
-        })
-        .unwrap_or(default)
-}
-
 /// One move as both sides compare it: from, to, captured squares in increasing order.
 type Key = (u8, u8, Vec<u8>);
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The Python interpreter that has pydraughts, or a failure saying how to get one.
-fn python() -> PathBuf {
-    let fix = "run `bash scripts/python-env.sh` (creates .venv with pydraughts 0.6.7) \
-               or point TABLIER_PYTHON at a Python that has pydraughts 0.6.7";
-    let candidate = match std::env::var_os("TABLIER_PYTHON").filter(|v| !v.is_empty()) {
-        Some(p) => PathBuf::from(p),
-        None => workspace_root().join(".venv/bin/python"),
-    };
-    let check = Command::new(&candidate)
-        .args([
-            "-c",
-            "import importlib.metadata as m, draughts; print(m.version('pydraughts'))",
-        ])
-        .output();
-    match check {
-        Ok(out) if out.status.success() => {
-            let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
-            assert_eq!(
-                version,
-                "0.6.7",
-                "{} has pydraughts {version}, the oracle expects 0.6.7: {fix}",
-                candidate.display()
-            );
-            candidate
-        }
-        Ok(out) => panic!(
-            "{} cannot import pydraughts ({}): {fix}",
-            candidate.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ),
-        Err(e) => panic!("cannot run {} ({e}): {fix}", candidate.display()),
-    }
-}
 
 fn positions_wanted(default: usize) -> usize {
     std::env::var("TABLIER_ORACLE_POSITIONS")

@@ -1,7 +1,8 @@
 //! What the test suites of tablier share. A dev-dependency only: nothing here ships.
 //!
 //! [`fuzz`]: the inputs of the fuzz targets (arbitrary text, mutations of valid samples, and
-//! the number of cases, which `PROPTEST_CASES` raises for longer runs).
+//! the number of cases, which `PROPTEST_CASES` raises for longer runs). [`python`]: the
+//! Python interpreter of the oracle tests (pydraughts, GNU Backgammon's libraries).
 //!
 //! ```
 //! use proptest::test_runner::TestRunner;
@@ -26,3 +27,4 @@
 #![deny(missing_docs)]
 
 pub mod fuzz;
+pub mod python;

@@ -23,7 +23,7 @@ use serde_json::Value;
 use tablier_core::Side;
 use tokio::sync::Mutex;
 
-use crate::room::{self, ClockSpec, GameResult, Room, SeatKind, TableSpec};
+use crate::room::{self, GameResult, Room, SeatKind, TableSpec};
 use crate::{not_found, quota, ApiError, Hub, MAX_MESSAGE, MAX_READ, SEND_TIMEOUT};
 
 /// A message from a client. `ack` is any JSON value the client chooses; the answer to the
@@ -136,14 +136,6 @@ pub struct GameState {
     pub undone: Vec<i64>,
     /// The clocks, in a game with a clock.
     pub clock: Option<ClockState>,
-}
-
-impl GameState {
-    /// The clock's spec, if the game has one (a shortcut to `spec.clock`).
-    #[must_use]
-    pub fn clock_spec(&self) -> Option<ClockSpec> {
-        self.spec.clock
-    }
 }
 
 /// Reads a client's message; a refusal carries the `ack` to echo and the reason.

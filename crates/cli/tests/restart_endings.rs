@@ -17,7 +17,7 @@ use std::process::{Child, Command};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use serde_json::{json, Value};
-use serve_common::http;
+use serve_common::{act, create_humans as create, http, must_act};
 use tablier_core::Game as _;
 
 fn start(data: &Path) -> (Child, SocketAddr) {
@@ -35,34 +35,9 @@ struct Finished {
     export: String,
 }
 
-fn create(addr: SocketAddr, spec: Value) -> (String, [String; 2]) {
-    let mut body = spec;
-    body["seats"] = json!([{"kind": "human"}, {"kind": "human"}]);
-    let (status, g) = http(addr, "POST", "/api/games", Some(&body));
-    assert_eq!(status, 200, "{g}");
-    let token = |i: usize| g["tokens"][i].as_str().unwrap().to_owned();
-    (g["id"].as_str().unwrap().to_owned(), [token(0), token(1)])
-}
-
 fn state(addr: SocketAddr, id: &str) -> Value {
     let (status, s) = http(addr, "GET", &format!("/api/games/{id}"), None);
     assert_eq!(status, 200, "{s}");
-    s
-}
-
-fn act(addr: SocketAddr, id: &str, token: &str, action: &str) -> (u16, Value) {
-    http(
-        addr,
-        "POST",
-        &format!("/api/games/{id}/act"),
-        Some(&json!({"token": token, "action": action})),
-    )
-}
-
-/// Acts and expects the action accepted; returns the new state.
-fn must_act(addr: SocketAddr, id: &str, token: &str, action: &str) -> Value {
-    let (status, s) = act(addr, id, token, action);
-    assert_eq!(status, 200, "{action}: {s}");
     s
 }
 

@@ -4,73 +4,26 @@
 
 mod serve_common;
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use serve_common::http;
+use serve_common::{create_humans as create, http, must_act as act};
+
+/// Starts the server with its standard error written to `log`.
+fn start_logged(data: &Path, log: &Path, extra: &[&str]) -> (Child, SocketAddr) {
+    let mut args = vec!["--data", data.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    serve_common::start_with(&args, std::fs::File::create(log).unwrap())
+}
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tablier-startup-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Starts the server with its standard error written to `log`.
-fn start_logged(data: &Path, log: &Path, extra: &[&str]) -> (Child, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tablier"))
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--data",
-            data.to_str().unwrap(),
-        ])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(log).unwrap())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .rsplit("http://")
-        .next()
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| {
-            panic!(
-                "no address in {line:?}; log: {}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            )
-        });
-    (child, addr)
-}
-
-fn create(addr: SocketAddr, spec: Value) -> (String, [String; 2]) {
-    let mut body = spec;
-    body["seats"] = json!([{"kind": "human"}, {"kind": "human"}]);
-    let (status, g) = http(addr, "POST", "/api/games", Some(&body));
-    assert_eq!(status, 200, "{g}");
-    let token = |i: usize| g["tokens"][i].as_str().unwrap().to_owned();
-    (g["id"].as_str().unwrap().to_owned(), [token(0), token(1)])
-}
-
-fn act(addr: SocketAddr, id: &str, token: &str, action: &str) -> Value {
-    let (status, s) = http(
-        addr,
-        "POST",
-        &format!("/api/games/{id}/act"),
-        Some(&json!({"token": token, "action": action})),
-    );
-    assert_eq!(status, 200, "{action}: {s}");
-    s
 }
 
 fn kill(mut server: Child) {

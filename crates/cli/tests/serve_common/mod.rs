@@ -10,11 +10,16 @@ use serde_json::Value;
 /// Starts `tablier serve --addr 127.0.0.1:0` with `args`; returns the child and the address
 /// it printed.
 pub fn start(args: &[&str]) -> (Child, SocketAddr) {
+    start_with(args, Stdio::inherit())
+}
+
+/// [`start`], with the server's standard error (its log) sent to `stderr`.
+pub fn start_with(args: &[&str], stderr: impl Into<Stdio>) -> (Child, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tablier"))
         .args(["serve", "--addr", "127.0.0.1:0"])
         .args(args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
+        .stderr(stderr)
         .spawn()
         .expect("tablier serve starts");
     let mut line = String::new();
@@ -28,6 +33,33 @@ pub fn start(args: &[&str]) -> (Child, SocketAddr) {
         .and_then(|a| a.parse().ok())
         .unwrap_or_else(|| panic!("no address in {line:?}"));
     (child, addr)
+}
+
+/// Creates a game of `spec` between two human seats; its id and the two seats' tokens.
+pub fn create_humans(addr: SocketAddr, spec: Value) -> (String, [String; 2]) {
+    let mut body = spec;
+    body["seats"] = serde_json::json!([{"kind": "human"}, {"kind": "human"}]);
+    let (status, g) = http(addr, "POST", "/api/games", Some(&body));
+    assert_eq!(status, 200, "{g}");
+    let token = |i: usize| g["tokens"][i].as_str().unwrap().to_owned();
+    (g["id"].as_str().unwrap().to_owned(), [token(0), token(1)])
+}
+
+/// A seat's action over HTTP: the status and the answer.
+pub fn act(addr: SocketAddr, id: &str, token: &str, action: &str) -> (u16, Value) {
+    http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/act"),
+        Some(&serde_json::json!({"token": token, "action": action})),
+    )
+}
+
+/// Acts and expects the action accepted; returns the new state.
+pub fn must_act(addr: SocketAddr, id: &str, token: &str, action: &str) -> Value {
+    let (status, s) = act(addr, id, token, action);
+    assert_eq!(status, 200, "{action}: {s}");
+    s
 }
 
 /// One HTTP/1.1 request with a JSON body; the status and the JSON answer (`Null` if none).

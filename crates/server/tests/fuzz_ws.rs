@@ -50,17 +50,13 @@ const MAX_MESSAGE: usize = tablier_server::MAX_MESSAGE;
 /// How long a reply may take before the connection counts as hung.
 const REPLY_WITHIN: Duration = Duration::from_secs(5);
 
-/// The number of cases: `PROPTEST_CASES` when set, else `default`.
+/// The number of cases (`PROPTEST_CASES` when set, else `default`), shrinking less than
+/// proptest's default: each case starts games on a live server, and shrinking replays whole
+/// cases.
 fn config(default: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default);
     ProptestConfig {
-        cases,
-        // Each case starts games on a live server: shrinking replays whole cases.
         max_shrink_iters: 200,
-        ..ProptestConfig::default()
+        ..tablier_test_support::fuzz::config(default)
     }
 }
 

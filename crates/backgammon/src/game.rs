@@ -668,10 +668,7 @@ impl tablier_core::Game for Match {
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, ParseActionError> {
-        let err = |reason: &str| ParseActionError {
-            text: text.to_owned(),
-            reason: reason.to_owned(),
-        };
+        let err = |reason: &str| ParseActionError::syntax(text, reason);
         let t = text.trim().to_ascii_lowercase();
         let words: Vec<&str> = t.split_whitespace().collect();
         let dice = |s: &str| -> Option<(u8, u8)> {
@@ -712,11 +709,21 @@ impl tablier_core::Game for Match {
             _ => match self.phase {
                 Phase::Moving { roll } => {
                     let text = if t == "-" { "" } else { text };
-                    let play = notation::parse_play(&self.position, roll, text)
-                        .map_err(|e| err(&e.reason))?;
+                    let play = notation::parse_play(&self.position, roll, text).map_err(|e| {
+                        if e.malformed {
+                            ParseActionError::syntax(text, e.reason)
+                        } else {
+                            ParseActionError::not_legal(text, e.reason)
+                        }
+                    })?;
                     Action::Play(play)
                 }
-                _ => return Err(err("not an action of backgammon now")),
+                _ => {
+                    return Err(ParseActionError::not_legal(
+                        text,
+                        "not an action of backgammon now",
+                    ))
+                }
             },
         };
         if self.legal_actions().contains(&action)

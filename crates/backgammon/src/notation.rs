@@ -19,6 +19,9 @@ pub struct PlayParseError {
     pub text: String,
     /// What is wrong with it.
     pub reason: String,
+    /// Whether the text is malformed (not written as a play at all), rather than a play that
+    /// is not legal with this roll.
+    pub malformed: bool,
 }
 
 fn point_name(p: u8) -> String {
@@ -195,6 +198,7 @@ pub fn parse_play(position: &Position, roll: Roll, text: &str) -> Result<Play, P
         segments(trimmed).map_err(|reason| PlayParseError {
             text: text.to_owned(),
             reason,
+            malformed: true,
         })?
     };
     resolve(position, roll, &segs, text)
@@ -220,6 +224,7 @@ pub fn play_from_hops(
         return Err(PlayParseError {
             text,
             reason: format!("{a}/{b} does not move forward"),
+            malformed: false,
         });
     }
     resolve(position, roll, hops, &text)
@@ -234,6 +239,7 @@ fn resolve(
     let err = |reason: String| PlayParseError {
         text: text.to_owned(),
         reason,
+        malformed: false,
     };
     let plays = position.legal_plays(roll);
     let target = result_of(position, segs).map_err(err)?;

@@ -52,8 +52,95 @@ impl IllegalAction {
 pub struct ParseActionError {
     /// The text as given.
     pub text: String,
-    /// What is wrong with it (unknown syntax, no such legal action, ambiguous: with the candidates).
+    /// What is wrong with it, in words a player understands.
     pub reason: String,
+    /// Which of the three ways it failed: callers that answer a person (the server, a GUI)
+    /// can offer the candidates of an ambiguous move instead of the bare reason.
+    pub kind: ParseErrorKind,
+}
+
+/// How an action's text failed to name a legal action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// The text is not written as any action of this game (`32-xx`, `13/`, `mark three`).
+    Syntax,
+    /// It reads as an action, but none of the legal actions now matches it (or the game is
+    /// over).
+    NotLegal,
+    /// Several legal actions match it: the text must say which.
+    Ambiguous {
+        /// The matching actions in full notation.
+        candidates: Vec<String>,
+    },
+}
+
+impl ParseActionError {
+    /// Text that is not written as an action of the game.
+    pub fn syntax(text: impl Into<String>, reason: impl Into<String>) -> Self {
+        ParseActionError {
+            text: text.into(),
+            reason: reason.into(),
+            kind: ParseErrorKind::Syntax,
+        }
+    }
+
+    /// Text that reads as an action that is not legal now.
+    pub fn not_legal(text: impl Into<String>, reason: impl Into<String>) -> Self {
+        ParseActionError {
+            text: text.into(),
+            reason: reason.into(),
+            kind: ParseErrorKind::NotLegal,
+        }
+    }
+
+    /// Text that matches several legal actions, `candidates` in full notation.
+    pub fn ambiguous(
+        text: impl Into<String>,
+        reason: impl Into<String>,
+        candidates: Vec<String>,
+    ) -> Self {
+        ParseActionError {
+            text: text.into(),
+            reason: reason.into(),
+            kind: ParseErrorKind::Ambiguous { candidates },
+        }
+    }
+}
+
+/// Why an action given as text was refused: it did not name a legal action, or the rules
+/// refused it when applied. Either way the state is unchanged. Its message is the reason
+/// alone, in words for the player.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// The text names no legal action (syntax, not legal now, ambiguous).
+    #[error("{}", .0.reason)]
+    Parse(#[from] ParseActionError),
+    /// The rules refused the action.
+    #[error("{}", .0.reason)]
+    Illegal(#[from] IllegalAction),
+}
+
+impl ActionError {
+    /// The reason, in words for the player.
+    #[must_use]
+    pub fn reason(&self) -> &str {
+        match self {
+            ActionError::Parse(e) => &e.reason,
+            ActionError::Illegal(e) => &e.reason,
+        }
+    }
+
+    /// The legal actions an ambiguous text could mean (empty for any other refusal).
+    #[must_use]
+    pub fn candidates(&self) -> &[String] {
+        match self {
+            ActionError::Parse(ParseActionError {
+                kind: ParseErrorKind::Ambiguous { candidates },
+                ..
+            }) => candidates,
+            _ => &[],
+        }
+    }
 }
 
 /// A game state that the server, the engines and the tools drive without knowing its rules.

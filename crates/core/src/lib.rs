@@ -1,8 +1,10 @@
-//! The vocabulary every tablier game shares: [`Side`], the [`Game`] trait, [`Outcome`],
-//! [`IllegalAction`] and seedable [`Dice`].
+//! The vocabulary every tablier game shares: [`Side`], the [`Game`] trait, [`Outcome`], the
+//! typed refusals ([`ParseActionError`], [`IllegalAction`], [`ActionError`]), the [`Player`]
+//! trait every engine implements, and seedable [`Dice`].
 //!
-//! Rules crates implement [`Game`] on their state type; the server and the engines drive any
-//! game through it without knowing a rule.
+//! Rules crates implement [`Game`] on their state type; engines implement [`Player`] for the
+//! games they play; the server and the tools drive any game through these two traits without
+//! knowing a rule.
 //!
 //! # Example
 //! ```
@@ -21,9 +23,13 @@
 
 mod dice;
 mod game;
+mod player;
 
 pub use dice::{Dice, SeededDice};
-pub use game::{Actor, Game, IllegalAction, Outcome, ParseActionError};
+pub use game::{
+    ActionError, Actor, Game, IllegalAction, Outcome, ParseActionError, ParseErrorKind,
+};
+pub use player::{Budget, Explanation, Player};
 
 use serde::{Deserialize, Serialize};
 

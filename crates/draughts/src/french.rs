@@ -717,10 +717,7 @@ impl<G: Geometry> FrenchGame<G> {
     /// # Errors
     /// [`ParseActionError`] for bad syntax, or a move that is not legal or is ambiguous.
     pub fn parse_action_text(&self, text: &str) -> Result<Action<G>, ParseActionError> {
-        let err = |reason: String| ParseActionError {
-            text: text.to_string(),
-            reason,
-        };
+        let err = |reason: String| ParseActionError::syntax(text, reason);
         let t = text.trim();
         let square = |s: &str| -> Result<u8, ParseActionError> {
             s.trim()
@@ -761,11 +758,11 @@ impl<G: Geometry> FrenchGame<G> {
             _ => {}
         }
         if self.ending.is_some() {
-            return Err(err("the game is over".into()));
+            return Err(ParseActionError::not_legal(text, "the game is over"));
         }
         notation::parse(&self.position, t)
             .map(Action::Move)
-            .map_err(|e| err(e.to_string()))
+            .map_err(|e| e.into_action_error(text))
     }
 }
 

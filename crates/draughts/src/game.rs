@@ -415,15 +415,9 @@ impl<G: Geometry> tablier_core::Game for Game<G> {
 
     fn parse_action(&self, text: &str) -> Result<Move<G>, ParseActionError> {
         if self.ending.is_some() {
-            return Err(ParseActionError {
-                text: text.to_string(),
-                reason: "the game is over".into(),
-            });
+            return Err(ParseActionError::not_legal(text, "the game is over"));
         }
-        notation::parse(&self.position, text).map_err(|e| ParseActionError {
-            text: text.to_string(),
-            reason: e.to_string(),
-        })
+        notation::parse(&self.position, text).map_err(|e| e.into_action_error(text))
     }
 
     fn view(&self) -> GameView {

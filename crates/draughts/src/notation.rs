@@ -58,6 +58,23 @@ pub enum NotationError {
     },
 }
 
+impl NotationError {
+    /// The same refusal for a caller that reads actions of any game (the server, the
+    /// catalog): its words, and its kind with the candidates of an ambiguous move.
+    #[must_use]
+    pub fn into_action_error(self, text: &str) -> tablier_core::ParseActionError {
+        use tablier_core::ParseActionError;
+        let reason = self.to_string();
+        match self {
+            NotationError::Syntax(_) => ParseActionError::syntax(text, reason),
+            NotationError::NoSuchMove { .. } => ParseActionError::not_legal(text, reason),
+            NotationError::Ambiguous { candidates, .. } => {
+                ParseActionError::ambiguous(text, reason, candidates)
+            }
+        }
+    }
+}
+
 impl MoveText {
     /// Reads the syntax of a move (numeric squares only; leading zeros allowed).
     ///

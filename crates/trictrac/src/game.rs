@@ -1414,10 +1414,8 @@ impl tablier_core::Game for Trictrac {
     }
 
     fn parse_action(&self, text: &str) -> Result<Action, ParseActionError> {
-        let err = |reason: String| ParseActionError {
-            text: text.to_string(),
-            reason,
-        };
+        let err = |reason: String| ParseActionError::syntax(text, reason);
+        let not_legal = |reason: String| ParseActionError::not_legal(text, reason);
         let t = text.trim();
         let number = |prefix: &str| {
             t.strip_prefix(prefix)
@@ -1442,7 +1440,7 @@ impl tablier_core::Game for Trictrac {
             },
         };
         let action = match (self.phase, word) {
-            (Phase::Over, _) => return Err(err("the game is over".into())),
+            (Phase::Over, _) => return Err(not_legal("the game is over".into())),
             (_, Some(a)) => a,
             (Phase::Primaute, None) => {
                 let mut it = t.split_whitespace();
@@ -1458,8 +1456,11 @@ impl tablier_core::Game for Trictrac {
             }
             (Phase::Roll, None) => Action::Roll(Roll::parse(t).map_err(|e| err(e.to_string()))?),
             (Phase::Play, None) => {
-                let score = self.score.as_ref().ok_or_else(|| err("no roll".into()))?;
-                Action::Play(score.plays.find(t).map_err(err)?.play.clone())
+                let score = self
+                    .score
+                    .as_ref()
+                    .ok_or_else(|| not_legal("no roll".into()))?;
+                Action::Play(score.plays.find(t).map_err(not_legal)?.play.clone())
             }
             (_, None) => return Err(err(
                 "expected go, stay, claim, decline, erase, oblige, `mark N`, `ecole N` or `warn N`"
@@ -1469,7 +1470,7 @@ impl tablier_core::Game for Trictrac {
         if self.legal_actions().contains(&action) {
             Ok(action)
         } else {
-            Err(err("not a legal action now".into()))
+            Err(not_legal("not a legal action now".into()))
         }
     }
 

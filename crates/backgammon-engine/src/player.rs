@@ -1,13 +1,15 @@
 //! The engine as a player of a [`Match`]: the action it takes at a level, whatever the match
 //! waits for (a double or a roll, an answer to a double, a play, an answer to a resignation).
 
-use rand::Rng;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use tablier_backgammon::game::{Action, Match, Phase};
-use tablier_core::{Actor, Game};
+use tablier_backgammon::notation;
+use tablier_core::{Actor, Budget, Explanation, Game};
 
 use crate::analysis::cube_info;
 use crate::cube::CubeInfo;
-use crate::eval::{Evaluator, Scratch};
+use crate::eval::{equity, Evaluator, Scratch};
 use crate::search::{self, Level};
 
 /// How a player decides: its level of play and whether it offers doubles.
@@ -128,6 +130,101 @@ impl Player {
     }
 }
 
+/// A [`Player`] at a level with what it needs to act on its own: the shipped evaluation, a
+/// seeded generator for the noise of the weaker levels, and its scratch space. This is the
+/// engine as the server seats it ([`tablier_core::Player`]).
+///
+/// ```
+/// use tablier_backgammon::game::{Match, Options};
+/// use tablier_backgammon_engine::player::MatchPlayer;
+/// use tablier_core::{Budget, Game, Player, SeededDice};
+///
+/// let mut m = Match::new(Options::money());
+/// let mut dice = SeededDice::from_seed([3; 32]);
+/// m.apply(&m.chance_action(&mut dice).unwrap()).unwrap(); // the opening roll
+/// let mut engine = MatchPlayer::at_level(3, 1);
+/// let play = engine.choose(&m, Budget::UNLIMITED).unwrap();
+/// assert!(m.legal_actions().contains(&play));
+/// let seen = engine.explain(&m, Budget::UNLIMITED).unwrap();
+/// assert_eq!(seen.line[0], seen.candidates[0].0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct MatchPlayer {
+    /// How it plays.
+    pub player: Player,
+    rng: ChaCha8Rng,
+    scratch: Scratch,
+}
+
+impl MatchPlayer {
+    /// The player of level `n` (0 to [`crate::MAX_LEVEL`]), its noise drawn from `seed`.
+    #[must_use]
+    pub fn at_level(n: u8, seed: u64) -> MatchPlayer {
+        MatchPlayer {
+            player: Player::at_level(n),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            scratch: Scratch::default(),
+        }
+    }
+}
+
+/// How many plays [`MatchPlayer::explain`] values at its level's depth (the others are cut
+/// by the 0-ply ranking, as the search itself cuts them).
+const EXPLAINED_PLAYS: usize = 5;
+
+impl tablier_core::Player<Match> for MatchPlayer {
+    /// Every decision of a match at this level: doubles, takes and drops, plays, answers to
+    /// resignations. Every level answers within milliseconds to a second, so the budget is
+    /// not needed.
+    fn choose(&mut self, game: &Match, _budget: Budget) -> Option<Action> {
+        self.player
+            .choose(Evaluator::shipped(), game, &mut self.rng, &mut self.scratch)
+    }
+
+    /// The cubeless equity (points per game, gammons counted) of the side that acts, searched
+    /// to this level's plies; when a roll is to be played, the best plays with their equities.
+    fn explain(&mut self, game: &Match, _budget: Budget) -> Option<Explanation> {
+        let Actor::Player(actor) = game.actor() else {
+            return None;
+        };
+        let ev = Evaluator::shipped();
+        let s = &mut self.scratch;
+        let plies = self.player.level.plies;
+        let pos = game.position();
+        if let Phase::Moving { roll } = game.phase() {
+            let plays = pos.legal_plays(roll);
+            let mut candidates: Vec<(String, f64)> = search::rank_0ply(ev, &plays, s)
+                .into_iter()
+                .take(EXPLAINED_PLAYS)
+                .map(|(i, _)| {
+                    let p = search::play_probs(ev, &plays[i], plies, s);
+                    (notation::format_play(&plays[i]), f64::from(equity(&p)))
+                })
+                .collect();
+            candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let (best, value) = candidates.first().cloned()?;
+            return Some(Explanation {
+                value,
+                unit: "equity",
+                line: vec![best],
+                candidates,
+            });
+        }
+        let p = search::probs_nply(ev, &pos, plies, search::MoveFilter::default(), s);
+        let for_roller = f64::from(equity(&p));
+        Some(Explanation {
+            value: if actor == game.turn() {
+                for_roller
+            } else {
+                -for_roller
+            },
+            unit: "equity",
+            line: Vec::new(),
+            candidates: Vec::new(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,5 +255,32 @@ mod tests {
             let score = m.score();
             assert!(score[0].max(score[1]) >= 3);
         }
+    }
+
+    /// The seated player plays a whole money game with legal actions, and explains each of
+    /// its decisions from the acting side's view.
+    #[test]
+    fn the_seated_player_acts_and_explains_through_a_game() {
+        use tablier_core::Player as _;
+        let mut m = Match::new(Options::money());
+        let mut dice = SeededDice::from_seed([9; 32]);
+        let mut engine = MatchPlayer::at_level(3, 2);
+        let mut explained = 0;
+        while m.actor() != Actor::Nobody {
+            let a = match m.actor() {
+                Actor::Player(_) => {
+                    let e = engine.explain(&m, Budget::UNLIMITED).unwrap();
+                    assert!(e.value.abs() <= 3.0, "{e:?}");
+                    explained += 1;
+                    let a = engine.choose(&m, Budget::UNLIMITED).unwrap();
+                    assert!(m.legal_actions().contains(&a), "{a:?}");
+                    a
+                }
+                _ => m.chance_action(&mut dice).unwrap(),
+            };
+            m.apply(&a).unwrap();
+        }
+        assert!(explained > 10);
+        assert!(engine.explain(&m, Budget::UNLIMITED).is_none());
     }
 }

@@ -21,6 +21,7 @@ pub mod egtb;
 pub mod eval;
 pub mod french;
 pub mod patterns;
+pub mod player;
 pub mod search;
 pub mod tt;
 pub mod tune;

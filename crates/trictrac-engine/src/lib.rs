@@ -38,6 +38,7 @@
 pub mod chances;
 pub mod duel;
 pub mod eval;
+pub mod player;
 pub mod search;
 pub mod sim;
 pub mod train;

@@ -1,0 +1,127 @@
+//! The engine as a [`Player`] of the grand trictrac: [`LevelPlayer`] answers every phase in
+//! which a player acts (plays, *s'en aller* or *rester*, and in the écoles mode marking and
+//! claiming) at one of the engine's levels.
+
+use tablier_core::{Actor, Budget, Explanation, Game as _, Player};
+use tablier_trictrac::{Action, Phase, Trictrac};
+
+use crate::{choose_action, player, state_of, MAX_LEVEL};
+
+/// The trictrac engine at a level (0 to [`MAX_LEVEL`]), its noise seeded.
+///
+/// ```
+/// use tablier_core::{Budget, Game, Player};
+/// use tablier_trictrac::Trictrac;
+/// use tablier_trictrac_engine::player::LevelPlayer;
+///
+/// let mut game = Trictrac::new(Default::default());
+/// game.apply(&game.parse_action("W6 B5").unwrap()).unwrap();
+/// let mut engine = LevelPlayer::new(2, 7);
+/// let play = engine.choose(&game, Budget::UNLIMITED).unwrap();
+/// assert!(game.legal_actions().contains(&play));
+/// let seen = engine.explain(&game, Budget::UNLIMITED).unwrap();
+/// assert_eq!(seen.unit, "holes");
+/// ```
+#[derive(Clone, Debug)]
+pub struct LevelPlayer {
+    level: u8,
+    seed: u64,
+}
+
+impl LevelPlayer {
+    /// The player of `level` (clamped to [`MAX_LEVEL`]); each decision draws its noise from
+    /// the next seed after `seed`.
+    #[must_use]
+    pub fn new(level: u8, seed: u64) -> LevelPlayer {
+        LevelPlayer {
+            level: level.min(MAX_LEVEL),
+            seed,
+        }
+    }
+}
+
+impl Player<Trictrac> for LevelPlayer {
+    /// See [`choose_action`]; every level decides well within a second, so the budget is not
+    /// needed.
+    fn choose(&mut self, game: &Trictrac, _budget: Budget) -> Option<Action> {
+        let seed = self.seed;
+        self.seed = self.seed.wrapping_add(1);
+        choose_action(game, self.level, seed).ok()
+    }
+
+    /// In holes, the margin the actor can expect at the end of the partie: for a throw to
+    /// play, each play (best first); for the choice after a hole, going and staying.
+    fn explain(&mut self, game: &Trictrac, _budget: Budget) -> Option<Explanation> {
+        let Actor::Player(me) = game.actor() else {
+            return None;
+        };
+        let search = player(self.level, self.seed).ok()?.search;
+        let score = game.roll_score()?;
+        let state = state_of(game);
+        let mut candidates: Vec<(String, f64)> = match game.phase() {
+            Phase::Play if me == game.roller() => {
+                let a = search.analyse(&state, score, 0);
+                score
+                    .plays
+                    .legal
+                    .iter()
+                    .zip(a.plays)
+                    .map(|(c, v)| (c.play.notation(), v))
+                    .collect()
+            }
+            Phase::Decide => {
+                let a = search.analyse(&state, score, 1);
+                let mut v = vec![("stay".to_owned(), a.stay())];
+                v.extend(a.go.map(|g| ("go".to_owned(), g)));
+                v
+            }
+            _ => return None,
+        };
+        candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let (best, value) = candidates.first().cloned()?;
+        Some(Explanation {
+            value,
+            unit: "holes",
+            line: vec![best],
+            candidates,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tablier_core::{Game, SeededDice};
+
+    /// Through the start of a partie, every decision is legal, and every play or going
+    /// decision is explained with the chosen action among the candidates.
+    #[test]
+    fn acts_legally_and_explains_its_plays() {
+        let mut g = Trictrac::new(Default::default());
+        let mut dice = SeededDice::from_seed([5; 32]);
+        let mut engine = LevelPlayer::new(2, 1);
+        let mut explained = 0;
+        for _ in 0..200 {
+            let a = match g.actor() {
+                Actor::Player(_) => {
+                    let a = engine.choose(&g, Budget::UNLIMITED).unwrap();
+                    assert!(g.legal_actions().contains(&a), "{a:?}");
+                    if let Some(e) = engine.explain(&g, Budget::UNLIMITED) {
+                        let chosen = g.format_action(&a);
+                        assert!(
+                            e.candidates.iter().any(|(c, _)| *c == chosen),
+                            "{chosen} not among {:?}",
+                            e.candidates
+                        );
+                        explained += 1;
+                    }
+                    a
+                }
+                Actor::Chance => g.chance_action(&mut dice).unwrap(),
+                Actor::Nobody => break,
+            };
+            g.apply(&a).unwrap();
+        }
+        assert!(explained > 20, "{explained}");
+    }
+}

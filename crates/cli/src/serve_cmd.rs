@@ -141,12 +141,12 @@ pub fn verify(path: &std::path::Path) -> Result<()> {
             e.column()
         )
     })?;
-    match tablier_server::room::verify(&record) {
+    match tablier_catalog::verify(&record) {
         Ok(v) => {
             let how = match v.result.winner {
                 Some(s) => format!(
                     "{} won {} point{} ({})",
-                    tablier_server::room::side_name(s),
+                    tablier_catalog::side_name(s),
                     v.result.points,
                     if v.result.points == 1 { "" } else { "s" },
                     v.result.reason

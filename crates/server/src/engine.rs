@@ -1,114 +1,123 @@
-//! The engine players. Level 0 plays at random. Levels 1 to 4 are the strong engines' levels
-//! for people, from much noise to full strength: draughts (every variant) through
-//! `tablier_draughts_engine::level_spec`, backgammon through the backgammon engine's levels
-//! (0-ply with noise up to 2-ply, cube decisions included), trictrac through the trictrac
-//! engine's levels (1 ply with noise up to 2 plies). Where a game had no strong engine, a
-//! simple one stands in: level 1 takes the action that looks best at once; levels 2 and up
-//! search that many plies with alpha-beta where no dice intervene.
+//! Engine seats and clocks on the owning node: after each change, the engine seat to act (if
+//! any) thinks off the async runtime's threads, on a pool of
+//! [`crate::Options::engine_workers`] permits, and the clock of the side to act is watched
+//! for its flag. The engines themselves and their levels are the catalog's
+//! ([`tablier_catalog::levels`]).
 
-use rand::Rng;
-use tablier_core::{Actor, Side};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
-use crate::table::Table;
+use tablier_catalog::{levels, SeatAction};
+use tablier_core::Budget;
+use tokio::sync::{Mutex, Semaphore};
 
-/// The highest level offered.
-pub const MAX_LEVEL: u8 = 4;
+use crate::room::Room;
+use crate::store::Storage;
 
-/// The thinking time an engine allows itself on a clock with `left_ms` remaining and
-/// `increment_ms` per move: a thirtieth of what is left plus most of the increment, so that
-/// it never loses on time by thinking.
-#[must_use]
-pub fn budget(left_ms: i64, increment_ms: i64) -> std::time::Duration {
-    let ms = (left_ms.max(0) / 30 + increment_ms * 3 / 4).max(20);
-    std::time::Duration::from_millis(ms as u64)
+/// The engine seats of a node: the pool they think on, and where their actions are stored.
+#[derive(Clone)]
+pub struct Engines {
+    store: Arc<dyn Storage>,
+    /// One permit per engine seat allowed to think at once.
+    pool: Arc<Semaphore>,
+    /// Engine seats thinking now, and the most there ever were at once.
+    thinking: Arc<(AtomicUsize, AtomicUsize)>,
 }
 
-/// The action an engine at `level` chooses for `side`, or `None` if it has nothing to do;
-/// `budget` caps its thinking time when a clock runs.
-pub fn choose(
-    table: &dyn Table,
-    side: Side,
-    level: u8,
-    budget: Option<std::time::Duration>,
-    rng: &mut impl Rng,
-) -> Option<String> {
-    if table.actor() != Actor::Player(side) {
-        return None;
-    }
-    let all = table.legal();
-    // Resigning is never the simple engine's idea (unless nothing else is legal).
-    let legal: Vec<String> = match all
-        .iter()
-        .filter(|t| !t.starts_with("resign"))
-        .cloned()
-        .collect::<Vec<_>>()
-    {
-        v if v.is_empty() => all,
-        v => v,
-    };
-    if legal.is_empty() {
-        return None;
-    }
-    if level == 0 || legal.len() == 1 {
-        return Some(legal[rng.gen_range(0..legal.len())].clone());
-    }
-    if let Some(text) = table.engine_choice(side, level.min(MAX_LEVEL), rng.gen(), budget) {
-        return Some(text);
-    }
-    let depth = u32::from(level.min(MAX_LEVEL));
-    let mut best: Option<(f64, &String)> = None;
-    for text in &legal {
-        let mut t = table.boxed_clone();
-        if t.apply(text).is_err() {
-            continue;
-        }
-        let v = search(
-            t.as_ref(),
-            side,
-            depth - 1,
-            f64::NEG_INFINITY,
-            f64::INFINITY,
-        ) + rng.gen_range(0.0..0.01);
-        if best.is_none_or(|(b, _)| v > b) {
-            best = Some((v, text));
+impl Engines {
+    /// Engine seats on `workers` threads at most, storing their actions in `store`.
+    #[must_use]
+    pub fn new(store: Arc<dyn Storage>, workers: usize) -> Engines {
+        Engines {
+            store,
+            pool: Arc::new(Semaphore::new(workers.max(1))),
+            thinking: Arc::default(),
         }
     }
-    best.map(|(_, t)| t.clone())
-        .or_else(|| Some(legal[rng.gen_range(0..legal.len())].clone()))
-}
 
-/// Alpha-beta over the players' actions while no chance intervenes; the heuristic elsewhere.
-fn search(t: &dyn Table, me: Side, depth: u32, mut alpha: f64, mut beta: f64) -> f64 {
-    let who = match t.actor() {
-        Actor::Player(s) if depth > 0 => s,
-        _ => return t.heuristic(me),
-    };
-    let legal = t.legal();
-    if legal.is_empty() || legal.len() > 60 {
-        return t.heuristic(me);
+    /// The most engine seats that were ever thinking at the same time.
+    #[must_use]
+    pub fn peak(&self) -> usize {
+        self.thinking.1.load(Ordering::Relaxed)
     }
-    let maximise = who == me;
-    let mut best = if maximise {
-        f64::NEG_INFINITY
-    } else {
-        f64::INFINITY
-    };
-    for text in &legal {
-        let mut c = t.boxed_clone();
-        if c.apply(text).is_err() {
-            continue;
-        }
-        let v = search(c.as_ref(), me, depth - 1, alpha, beta);
-        if maximise {
-            best = best.max(v);
-            alpha = alpha.max(v);
-        } else {
-            best = best.min(v);
-            beta = beta.min(v);
-        }
-        if alpha >= beta {
-            break;
+
+    /// After a change: start the engine if it is to act, and the clock's watch (only on the
+    /// node that owns the game).
+    pub fn kick(&self, room: Arc<Mutex<Room>>) -> impl std::future::Future<Output = ()> + Send {
+        let engines = self.clone();
+        async move {
+            let (engine, version, flag_in, increment) = {
+                let r = room.lock().await;
+                if r.mirror_of.is_some() {
+                    return;
+                }
+                (
+                    r.engine_to_act(),
+                    r.version(),
+                    r.ms_to_flag(),
+                    r.spec()
+                        .clock
+                        .map_or(0, |c| i64::from(c.increment_s) * 1000),
+                )
+            };
+            if let Some((side, level)) = engine {
+                let engines2 = engines.clone();
+                let room2 = room.clone();
+                let pool = engines.pool.clone();
+                tokio::spawn(async move {
+                    // Wait for a free engine worker: engines together never take more
+                    // than `Options::engine_workers` cores.
+                    let Ok(_permit) = pool.acquire_owned().await else {
+                        return;
+                    };
+                    // The budget comes from the clock as it is now: the time spent waiting
+                    // for a worker is the engine's own.
+                    let (table, budget) = {
+                        let r = room2.lock().await;
+                        if r.version() != version {
+                            return;
+                        }
+                        let budget = r.clocks().map_or(Budget::UNLIMITED, |(left, _)| {
+                            Budget::at_most(levels::budget(left[side.index()], increment))
+                        });
+                        (r.game().table().boxed_clone(), budget)
+                    };
+                    let thinking = engines2.thinking.clone();
+                    let now = thinking.0.fetch_add(1, Ordering::SeqCst) + 1;
+                    thinking.1.fetch_max(now, Ordering::SeqCst);
+                    let choice = tokio::task::spawn_blocking(move || {
+                        let mut rng = rand::thread_rng();
+                        levels::choose(table.as_ref(), side, level, budget, &mut rng)
+                    })
+                    .await
+                    .ok()
+                    .flatten();
+                    thinking.0.fetch_sub(1, Ordering::SeqCst);
+                    if let Some(text) = choice {
+                        let ok = {
+                            let mut r = room2.lock().await;
+                            r.mirror_of.is_none()
+                                && r.version() == version
+                                && r.act(&*engines2.store, side, &SeatAction::Game(text))
+                                    .await
+                                    .is_ok()
+                        };
+                        if ok {
+                            Box::pin(engines2.kick(room2)).await;
+                        }
+                    }
+                });
+            }
+            if let Some(ms) = flag_in {
+                let engines2 = engines.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(std::time::Duration::from_millis(ms as u64 + 20)).await;
+                    let mut r = room.lock().await;
+                    if r.mirror_of.is_none() && r.version() == version {
+                        let _ = r.check_flag(&*engines2.store).await;
+                    }
+                });
+            }
         }
     }
-    best
 }

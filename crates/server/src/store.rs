@@ -15,6 +15,7 @@ use futures_util::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
+use tablier_catalog::LoggedAction;
 use tokio::sync::broadcast;
 
 /// A storage error, with the database's words (logged, never shown to clients).
@@ -82,7 +83,7 @@ pub trait Storage: Send + Sync {
     fn append<'a>(
         &'a self,
         game: &'a str,
-        actions: &'a [StoredAction],
+        actions: &'a [LoggedAction],
         result: Option<&'a str>,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
     /// A game by id.
@@ -92,7 +93,7 @@ pub trait Storage: Send + Sync {
         &'a self,
         game: &'a str,
         after: i64,
-    ) -> BoxFuture<'a, Result<Vec<StoredAction>, StoreError>>;
+    ) -> BoxFuture<'a, Result<Vec<LoggedAction>, StoreError>>;
     /// The unfinished games this node owns (or nobody does): to take up at start.
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
     /// Says that this node is alive and reachable at `url`.
@@ -117,19 +118,6 @@ pub trait Storage: Send + Sync {
 pub trait EventBus: Send + Sync {
     /// Every event from now on.
     fn subscribe(&self) -> broadcast::Receiver<GameEvent>;
-}
-
-/// One stored action of a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredAction {
-    /// 1-based number within the game.
-    pub n: i64,
-    /// `white`, `black`, or empty for chance (dice) and the server's own entries.
-    pub side: String,
-    /// The action in the game's notation, or a table action (`!resign`, `!draw`, ...).
-    pub action: String,
-    /// Milliseconds since the Unix epoch when it was accepted.
-    pub at_ms: i64,
 }
 
 /// A stored game: what it is, its dice, its seats, and whether it is over.
@@ -403,7 +391,7 @@ impl Store {
     pub async fn append(
         &self,
         game: &str,
-        actions: &[StoredAction],
+        actions: &[LoggedAction],
         result: Option<&str>,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
@@ -516,9 +504,9 @@ impl Store {
         )
         .bind(&self.node)
         .bind(url)
-        .bind(crate::room::now_ms())
+        .bind(crate::now::now_ms())
         .bind(url)
-        .bind(crate::room::now_ms())
+        .bind(crate::now::now_ms())
         .execute(&self.pool)
         .await?;
         Ok(())
@@ -589,7 +577,7 @@ impl Store {
     ///
     /// # Errors
     /// On a database error.
-    pub async fn actions(&self, game: &str) -> Result<Vec<StoredAction>, StoreError> {
+    pub async fn actions(&self, game: &str) -> Result<Vec<LoggedAction>, StoreError> {
         self.actions_after(game, 0).await
     }
 
@@ -601,7 +589,7 @@ impl Store {
         &self,
         game: &str,
         after: i64,
-    ) -> Result<Vec<StoredAction>, StoreError> {
+    ) -> Result<Vec<LoggedAction>, StoreError> {
         let rows = sqlx::query(
             "SELECT n, side, action, at_ms FROM actions WHERE game_id = $1 AND n > $2 ORDER BY n",
         )
@@ -611,7 +599,7 @@ impl Store {
         .await?;
         rows.iter()
             .map(|r| {
-                Ok(StoredAction {
+                Ok(LoggedAction {
                     n: r.try_get("n")?,
                     side: r.try_get("side")?,
                     action: r.try_get("action")?,
@@ -633,7 +621,7 @@ impl Storage for Store {
     fn append<'a>(
         &'a self,
         game: &'a str,
-        actions: &'a [StoredAction],
+        actions: &'a [LoggedAction],
         result: Option<&'a str>,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(Store::append(self, game, actions, result))
@@ -645,7 +633,7 @@ impl Storage for Store {
         &'a self,
         game: &'a str,
         after: i64,
-    ) -> BoxFuture<'a, Result<Vec<StoredAction>, StoreError>> {
+    ) -> BoxFuture<'a, Result<Vec<LoggedAction>, StoreError>> {
         Box::pin(Store::actions_after(self, game, after))
     }
     fn unfinished(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>> {

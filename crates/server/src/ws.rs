@@ -1,159 +1,38 @@
-//! The WebSocket protocol, typed: what a client may send ([`ClientMsg`]) and what the
-//! server sends ([`ServerMsg`]), with the state every client sees ([`GameState`]); and the
-//! connection loop of one client. Every message is written down, with an example, in
-//! `docs/PROTOCOL.md` (a test reads each example and round-trips it through these types).
-//!
-//! ```
-//! use tablier_server::ws::{ClientMsg, ServerMsg};
-//! let m: ClientMsg = serde_json::from_str(r#"{"t": "act", "action": "32-28", "ack": 7}"#).unwrap();
-//! assert_eq!(m, ClientMsg::Act { action: "32-28".into(), ack: 7.into() });
-//! let reply = ServerMsg::Ack { ack: 7.into() };
-//! assert_eq!(serde_json::to_string(&reply).unwrap(), r#"{"t":"ack","ack":7}"#);
-//! ```
+//! A client's WebSocket connection: `GET /ws/{id}` for a seat (with its token) or a
+//! spectator; the state after every change out, a seat's actions in, and the limits that
+//! keep one client from taking the server down (message size, pace, unread replies). The
+//! messages are typed in [`crate::protocol`] (re-exported here).
 
 use std::sync::Arc;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::Value;
+use tablier_catalog::record::side_name;
+use tablier_catalog::SeatAction;
 use tablier_core::Side;
 use tokio::sync::Mutex;
 
-use crate::room::{self, GameResult, Room, SeatKind, TableSpec};
-use crate::{not_found, quota, ApiError, Hub, MAX_MESSAGE, MAX_READ, SEND_TIMEOUT};
+use crate::error::{forbidden_token, ApiError};
+use crate::hub::{quota, Hub};
+pub use crate::protocol::{
+    read_client, to_text, ClientMsg, ClockState, GameState, LogEntry, ServerMsg,
+};
+use crate::room::Room;
 
-/// A message from a client. `ack` is any JSON value the client chooses; the answer to the
-/// message carries it back (`null` when the client sent none).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "t", rename_all = "lowercase")]
-pub enum ClientMsg {
-    /// Asks for a `pong` (the page measures its lag with it).
-    Ping {
-        /// Echoed in the `pong`.
-        #[serde(default)]
-        ack: Value,
-    },
-    /// A seat's action in the game's notation (`32-28`, `13/7 8/7`, `go`), or a table action
-    /// (`!resign`, `!draw-offer`, `!draw-accept`, `!draw-decline`, `!takeback-offer`,
-    /// `!takeback-accept`, `!takeback-decline`). Answered by `ack` or `error`.
-    Act {
-        /// The action, as the game writes it.
-        action: String,
-        /// Echoed in the answer.
-        #[serde(default)]
-        ack: Value,
-    },
-}
+/// The largest message a client may send (bytes).
+pub const MAX_MESSAGE: usize = 4096;
 
-/// A message from the server.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "t", rename_all = "lowercase")]
-pub enum ServerMsg {
-    /// The first message of a connection: the seat this connection holds (`white`,
-    /// `black`), or `null` for a spectator.
-    Hello {
-        /// The seat's side.
-        you: Option<String>,
-    },
-    /// The whole state, after every change (and at once on connecting, unless the client
-    /// said with `?v=` that it has it already).
-    State(Box<GameState>),
-    /// The answer to a `ping`.
-    Pong {
-        /// The ping's `ack`.
-        ack: Value,
-    },
-    /// The action was accepted (the new state follows as a `state` message).
-    Ack {
-        /// The act's `ack`.
-        ack: Value,
-    },
-    /// The message was refused; nothing changed.
-    Error {
-        /// The refused message's `ack` (`null` if it had none or could not be read).
-        ack: Value,
-        /// Why, in words for the player.
-        reason: String,
-    },
-}
+/// The largest WebSocket message read at all (bytes): between [`MAX_MESSAGE`] and this, the
+/// client is told why its connection closes; beyond it the socket is dropped.
+const MAX_READ: usize = 64 * 1024;
 
-/// One entry of a game's log, as clients see it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LogEntry {
-    /// Its number: 1, 2, ...
-    pub n: i64,
-    /// `white`, `black`, or empty for the dice (and the server's own `!resume`).
-    pub side: String,
-    /// The action in the game's notation.
-    pub action: String,
-}
-
-/// The clocks as they stand when the state is sent.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ClockState {
-    /// White's time left, in milliseconds.
-    pub white_ms: i64,
-    /// Black's time left, in milliseconds.
-    pub black_ms: i64,
-    /// The side whose clock runs (`null`: none runs yet, or the game is over).
-    pub running: Option<String>,
-}
-
-/// The state every client sees: the same for all, since these games hide nothing.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameState {
-    /// The event number: how many actions the game has.
-    pub v: u64,
-    /// The public game id.
-    pub id: String,
-    /// The game and its clock.
-    pub spec: TableSpec,
-    /// Who acts: `white`, `black`, `chance` or `nobody`.
-    pub actor: String,
-    /// The actor's legal actions in notation (empty unless a player is to act).
-    pub legal: Vec<String>,
-    /// The game's own view of the position (board, dice, score, the legal actions as paths).
-    pub view: Value,
-    /// Every action so far.
-    pub log: Vec<LogEntry>,
-    /// Who holds each seat, white then black.
-    pub seats: Vec<SeatKind>,
-    /// SHA-256 of the dice seed and the spec, published at the start.
-    pub commitment: String,
-    /// The dice seed, revealed once the game is over.
-    pub seed: Option<String>,
-    /// How the game ended.
-    pub result: Option<GameResult>,
-    /// The side whose draw offer stands.
-    pub draw_offer: Option<String>,
-    /// The side whose takeback request stands.
-    pub takeback_offer: Option<String>,
-    /// The log numbers of the moves taken back.
-    pub undone: Vec<i64>,
-    /// The clocks, in a game with a clock.
-    pub clock: Option<ClockState>,
-}
-
-/// Reads a client's message; a refusal carries the `ack` to echo and the reason.
-///
-/// # Errors
-/// When the text is not JSON, not a known message, or lacks a field.
-pub fn read_client(text: &str) -> Result<ClientMsg, (Value, String)> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|_| (Value::Null, "messages are JSON objects".to_owned()))?;
-    let ack = value.get("ack").cloned().unwrap_or(Value::Null);
-    ClientMsg::deserialize(&value).map_err(|_| {
-        let why = match value.get("t").and_then(Value::as_str) {
-            Some("act") => "an act message has an \"action\" string",
-            _ => "unknown message type (act or ping)",
-        };
-        (ack, why.to_owned())
-    })
-}
+/// How long a send to a WebSocket client may wait for it to read, before the connection is
+/// given up.
+const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The query of `GET /ws/{id}`: the seat's token (none: a spectator) and the event number
 /// the client has already.
@@ -172,16 +51,11 @@ pub(crate) async fn ws_handler(
     Query(q): Query<WsQuery>,
     ws: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let room = hub.load(&id).await?.ok_or_else(not_found)?;
+    let room = hub.load(&id).await?.ok_or(ApiError::NotFound)?;
     hub.refresh(&room).await;
     let seat = match q.token {
         Some(t) => {
-            let side = room.lock().await.seat_of(&t).ok_or_else(|| {
-                ApiError(
-                    StatusCode::FORBIDDEN,
-                    "that token opens no seat of this game".into(),
-                )
-            })?;
+            let side = room.lock().await.seat_of(&t).ok_or_else(forbidden_token)?;
             Some((side, t))
         }
         None => None,
@@ -221,7 +95,7 @@ async fn client(
         (r.tx.subscribe(), to_text(&r.state_msg()), r.version())
     };
     let hello = to_text(&ServerMsg::Hello {
-        you: seat.as_ref().map(|s| room::side_name(s.0).to_owned()),
+        you: seat.as_ref().map(|s| side_name(s.0).to_owned()),
     });
     if tx.send(Message::Text(hello.into())).await.is_err() {
         return;
@@ -343,9 +217,13 @@ async fn handle_message(
             let Some((side, token)) = seat else {
                 return refuse(ack, "spectators cannot act");
             };
+            let action = match SeatAction::parse(&action) {
+                Ok(a) => a,
+                Err(e) => return refuse(ack, &e.to_string()),
+            };
             match hub.act(room, *side, token, &action).await {
                 Ok(()) => ServerMsg::Ack { ack },
-                Err(ApiError(_, why)) => refuse(ack, &why),
+                Err(e) => refuse(ack, &e.status_and_reason().1),
             }
         }
     }
@@ -354,9 +232,4 @@ async fn handle_message(
 /// Whether a message that did not read is an `act` (`"t": "act"`).
 fn text_is_act(text: &str) -> bool {
     serde_json::from_str::<Value>(text).is_ok_and(|v| v.get("t") == Some(&Value::from("act")))
-}
-
-/// A server message as the text of a WebSocket message.
-pub(crate) fn to_text(m: &ServerMsg) -> String {
-    serde_json::to_string(m).expect("server messages are serialisable")
 }

@@ -281,7 +281,7 @@ async fn a_finished_game_reveals_its_seed_and_verifies() {
     assert_eq!(s["seed"].as_str().unwrap().len(), 64);
     let (status, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
     assert_eq!(status, StatusCode::OK);
-    let v = tablier_server::room::verify(&record).unwrap();
+    let v = tablier_catalog::verify(&record).unwrap();
     assert!(v.rolls > 10, "{v:?}");
     // A record whose dice were changed does not verify.
     let mut forged = record.clone();
@@ -291,12 +291,13 @@ async fn a_finished_game_reveals_its_seed_and_verifies() {
         .position(|a| a["side"] == "" && a["action"] != "6-6")
         .unwrap();
     actions[i]["action"] = json!("6-6");
-    assert!(tablier_server::room::verify(&forged).is_err());
+    assert!(tablier_catalog::verify(&forged).is_err());
     // Nor does a seed that is not the committed one.
     let mut forged = record.clone();
     forged["seed"] = json!("00".repeat(32));
-    assert!(tablier_server::room::verify(&forged)
+    assert!(tablier_catalog::verify(&forged)
         .unwrap_err()
+        .to_string()
         .contains("commitment"));
     // The review: every position in force with the engine's judgement (White's chance to
     // win, in percent), and the view to draw it.
@@ -408,7 +409,7 @@ async fn the_strong_engines_hold_the_backgammon_and_trictrac_seats() {
     assert!(!s["result"].is_null(), "{s}");
     let (status, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
     assert_eq!(status, StatusCode::OK);
-    tablier_server::room::verify(&record).unwrap();
+    tablier_catalog::verify(&record).unwrap();
     // Trictrac in both marking modes: the engine seats go through every phase (marking,
     // écoles, s'en aller) for 200 actions without stalling.
     for ecoles in [false, true] {
@@ -480,7 +481,7 @@ async fn a_takeback_is_asked_granted_and_replayed() {
     // The record replays through the takeback: resign, then verify.
     ok(act(&app, &id, &t(1), "!resign").await);
     let (_, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
-    tablier_server::room::verify(&record).unwrap();
+    tablier_catalog::verify(&record).unwrap();
     // The review leaves out the moves taken back: the start and the one move in force.
     let (status, review) = call(&app, "GET", &format!("/api/games/{id}/review"), None).await;
     assert_eq!(status, StatusCode::OK, "{review}");

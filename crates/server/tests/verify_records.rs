@@ -1,12 +1,10 @@
-//! `verify` proves a record's outcome, not only its dice: a folder of game records
-//! (`tests/data/records/`), real ones and tampered ones, each with the message `verify` must
-//! give (a part of it), or none for a record that must verify.
-//!
-//! The real records were played through the server; the tampered ones were made from them,
-//! one change each (a winner flipped, points changed, the result removed, actions cut, a
-//! player-written `!flag` or `!resign` inserted or appended, the spec changed, ...). To make
-//! the folder again (after a change of the record format, say):
-//! `TABLIER_WRITE_RECORDS=1 cargo test --profile ci -p tablier-server --test verify_records`.
+//! `verify` proves a record's outcome, not only its dice: games are played now through the
+//! server, their records written to a folder with tampered copies (one change each: a winner
+//! flipped, points changed, the result removed, actions cut, a player-written `!flag` or
+//! `!resign` inserted or appended, the spec changed, ...), and each is checked with the
+//! message `verify` must give (the checker is the catalog's, `tests/records/mod.rs` there).
+//! With `TABLIER_WRITE_RECORDS=1` the folder written is the catalog's kept one
+//! (`crates/catalog/tests/data/records/`), which its own test reads in every run.
 
 use std::path::{Path, PathBuf};
 
@@ -14,56 +12,36 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use tablier_server::room::verify;
 use tablier_server::store::Store;
 use tablier_server::{router, Hub};
 use tower::ServiceExt;
 
+/// Where the records are written: the catalog's kept folder when asked
+/// (`TABLIER_WRITE_RECORDS`), a fresh temporary folder otherwise.
 fn folder() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/records")
+    if std::env::var_os("TABLIER_WRITE_RECORDS").is_some() {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../catalog/tests/data/records")
+    } else {
+        std::env::temp_dir().join(format!("tablier-records-out-{}", std::process::id()))
+    }
 }
 
+#[path = "../../catalog/tests/records/mod.rs"]
+mod records;
+
+/// Games played now through the server, and tamperings of their records: the real ones
+/// verify, each tampered one is refused with its reason.
 #[test]
-fn every_record_verifies_or_is_refused_with_its_reason() {
-    if std::env::var_os("TABLIER_WRITE_RECORDS").is_some() {
-        tokio::runtime::Runtime::new()
-            .unwrap()
-            .block_on(write_records());
-    }
-    let mut files: Vec<_> = std::fs::read_dir(folder())
+fn records_played_now_verify_and_their_tamperings_are_refused() {
+    tokio::runtime::Runtime::new()
         .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    let (mut genuine, mut tampered) = (0, 0);
-    for path in &files {
-        let name = path.file_name().unwrap().to_string_lossy();
-        let case: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let got = verify(&case["record"]);
-        match case["expect"].as_str() {
-            None => {
-                let v = got.unwrap_or_else(|e| panic!("{name}: a real record refused: {e}"));
-                assert!(v.actions > 0, "{name}");
-                genuine += 1;
-            }
-            Some(expected) => {
-                let e = match got {
-                    Ok(v) => panic!("{name}: a tampered record verified: {v:?}"),
-                    Err(e) => e,
-                };
-                assert!(
-                    e.contains(expected),
-                    "{name}: the message is {e:?}, it should say {expected:?}"
-                );
-                // Messages stay short even when the record holds huge values.
-                assert!(e.len() < 400, "{name}: a message of {} bytes", e.len());
-                tampered += 1;
-            }
-        }
-    }
+        .block_on(write_records());
+    let (genuine, tampered) = records::check_folder(&folder());
     assert!(genuine >= 5, "{genuine} real records");
     assert!(tampered >= 44, "{tampered} tampered records");
+    if std::env::var_os("TABLIER_WRITE_RECORDS").is_none() {
+        let _ = std::fs::remove_dir_all(folder());
+    }
 }
 
 // --- Making the folder ------------------------------------------------------------------

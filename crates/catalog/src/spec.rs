@@ -1,0 +1,115 @@
+//! What a game is before it starts: its [`Family`], its [`GameSpec`] (variant and options)
+//! and, for a game with a clock, its [`TableSpec`].
+
+use serde::{Deserialize, Serialize};
+
+/// The three families of games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// Draughts, every variant.
+    Draughts,
+    /// Backgammon: money games and matches.
+    Backgammon,
+    /// Grand trictrac.
+    Trictrac,
+}
+
+impl Family {
+    /// Whether players may offer each other a draw (and take back moves): draughts, as on
+    /// lidraughts. The dice games have no draw, and a play is undone within the turn, before
+    /// it is sent: once the next roll is seen, nothing goes back.
+    #[must_use]
+    pub fn has_offers(self) -> bool {
+        self == Family::Draughts
+    }
+
+    /// What the review graph measures: draughts in men (the engine's score at depth 6),
+    /// backgammon in White's chance to win the game in percent (0-ply, cubeless), trictrac in
+    /// holes (White's expected margin at the end of the partie, by the trained evaluation).
+    #[must_use]
+    pub fn review_unit(self) -> &'static str {
+        match self {
+            Family::Draughts => "men",
+            Family::Backgammon => "% to win",
+            Family::Trictrac => "holes",
+        }
+    }
+}
+
+/// What a new game is: its family, variant and options, as a client asks for it. Options
+/// that do not apply to the family are ignored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSpec {
+    /// The family.
+    pub family: Family,
+    /// The draughts variant (one of [`DRAUGHTS_VARIANTS`]; absent: international).
+    #[serde(default)]
+    pub variant: Option<String>,
+    /// Backgammon: points to win the match (0 or absent: a money game).
+    #[serde(default)]
+    pub match_length: Option<u32>,
+    /// Backgammon money games: the Jacoby rule (default on).
+    #[serde(default)]
+    pub jacoby: Option<bool>,
+    /// Backgammon money games: beavers (default off).
+    #[serde(default)]
+    pub beavers: Option<bool>,
+    /// Backgammon: the cube is used (default on).
+    #[serde(default)]
+    pub cube: Option<bool>,
+    /// Trictrac: players mark their own points and claim écoles (default off: automatic).
+    #[serde(default)]
+    pub ecoles: Option<bool>,
+}
+
+/// A chess-style clock: minutes each and seconds added per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockSpec {
+    /// Starting time per side, in seconds.
+    pub initial_s: u32,
+    /// Added after each of the side's actions, in seconds.
+    pub increment_s: u32,
+}
+
+/// A game as it is played at a table: the game and its clock. This is what a game's
+/// commitment covers (see [`crate::record::commitment_for`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableSpec {
+    /// The game.
+    #[serde(flatten)]
+    pub game: GameSpec,
+    /// The clock, if any.
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+}
+
+/// The draughts variants offered (`french-old`: the old French rules, with huffing, on the
+/// 10x10 board).
+pub const DRAUGHTS_VARIANTS: [&str; 5] = [
+    "international",
+    "brazilian",
+    "canadian",
+    "english",
+    "french-old",
+];
+
+/// The longest backgammon match offered, in points.
+pub const MAX_MATCH_LENGTH: u32 = 64;
+
+/// A spec that names no game tablier plays.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// The draughts variant is not one of [`DRAUGHTS_VARIANTS`].
+    #[error("unknown draughts variant {name:?} (one of {})", DRAUGHTS_VARIANTS.join(", "))]
+    UnknownVariant {
+        /// The name asked for.
+        name: String,
+    },
+    /// A backgammon match longer than [`MAX_MATCH_LENGTH`].
+    #[error("a match is at most {MAX_MATCH_LENGTH} points")]
+    MatchTooLong,
+    /// The rules could not set up the start (a variant's start position).
+    #[error("{0}")]
+    Start(String),
+}

@@ -1,0 +1,234 @@
+//! The HTTP side of the server: the routes, their handlers and the embedded web UI. Every
+//! handler answers errors with [`ApiError`] ([`crate::error`]).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tablier_catalog::{levels, ClockSpec, GameSpec, SeatAction, TableSpec};
+
+use crate::error::{forbidden_token, ApiError};
+use crate::hub::Hub;
+use crate::room::{new_token, Room, SeatKind};
+use crate::ws;
+
+/// A client's request for a new game.
+#[derive(Debug, Deserialize)]
+pub struct CreateGame {
+    /// The game.
+    #[serde(flatten)]
+    pub game: GameSpec,
+    /// White's and black's seats (default: white human, black engine level 1).
+    #[serde(default)]
+    pub seats: Option<[SeatKind; 2]>,
+    /// The clock, if any.
+    #[serde(default)]
+    pub clock: Option<ClockSpec>,
+}
+
+async fn create_game(
+    State(hub): State<Hub>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    body: Result<Json<CreateGame>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    if let (Some(limiter), Some(Extension(ConnectInfo(addr)))) = (&hub.creations, peer) {
+        if let Err(not_until) = limiter.check_key(&addr.ip()) {
+            let wait = not_until.wait_time_from(governor::clock::Clock::now(
+                &governor::clock::DefaultClock::default(),
+            ));
+            return Err(ApiError::Refused(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "too many new games from your address: the next one in {} s",
+                    wait.as_secs() + 1
+                ),
+            ));
+        }
+    }
+    let Json(req) = body.map_err(ApiError::Body)?;
+    let seats = req
+        .seats
+        .unwrap_or([SeatKind::Human, SeatKind::Engine { level: 1 }]);
+    if !hub.options.engine_games && seats.iter().all(|s| matches!(s, SeatKind::Engine { .. })) {
+        return Err(ApiError::Refused(
+            StatusCode::FORBIDDEN,
+            "games between two engines are not offered on this server".into(),
+        ));
+    }
+    for s in &seats {
+        if let SeatKind::Engine { level } = s {
+            if *level > levels::MAX_LEVEL {
+                return Err(ApiError::Refused(
+                    StatusCode::BAD_REQUEST,
+                    format!("engine levels go from 0 to {}", levels::MAX_LEVEL),
+                ));
+            }
+        }
+    }
+    if let Some(c) = req.clock {
+        if c.initial_s == 0 || c.initial_s > 24 * 3600 || c.increment_s > 3600 {
+            return Err(ApiError::Refused(
+                StatusCode::BAD_REQUEST,
+                "a clock of 1 s to 24 h, and an increment up to an hour".into(),
+            ));
+        }
+    }
+    let id = new_token(&mut rand::thread_rng(), 8);
+    let spec = TableSpec {
+        game: req.game,
+        clock: req.clock,
+    };
+    let (room, tokens) = Room::create(&*hub.store, id.clone(), spec, seats).await?;
+    let room = Arc::new(tokio::sync::Mutex::new(room));
+    hub.rooms.lock().await.insert(id.clone(), room.clone());
+    hub.kick(room).await;
+    Ok(Json(json!({ "id": id, "tokens": tokens })))
+}
+
+async fn game_state(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+) -> Result<Json<ws::ServerMsg>, ApiError> {
+    let room = hub.load(&id).await?.ok_or(ApiError::NotFound)?;
+    hub.refresh(&room).await;
+    let state = room.lock().await.state_msg();
+    Ok(Json(state))
+}
+
+async fn game_record(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+) -> Result<Json<tablier_catalog::Record>, ApiError> {
+    let room = hub.load(&id).await?.ok_or(ApiError::NotFound)?;
+    hub.refresh(&room).await;
+    let record = room.lock().await.game().record(&id);
+    Ok(Json(record))
+}
+
+/// A seat's action over HTTP.
+#[derive(Debug, Deserialize)]
+struct ActBody {
+    token: String,
+    action: String,
+}
+
+async fn act_http(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    body: Result<Json<ActBody>, JsonRejection>,
+) -> Result<Json<ws::ServerMsg>, ApiError> {
+    let Json(body) = body.map_err(ApiError::Body)?;
+    let room = hub.load(&id).await?.ok_or(ApiError::NotFound)?;
+    let side = room
+        .lock()
+        .await
+        .seat_of(&body.token)
+        .ok_or_else(forbidden_token)?;
+    let action = SeatAction::parse(&body.action).map_err(ApiError::Action)?;
+    hub.act(&room, side, &body.token, &action).await?;
+    let state = room.lock().await.state_msg();
+    Ok(Json(state))
+}
+
+/// The most reviews kept in memory.
+const REVIEWS_KEPT: usize = 256;
+
+/// `GET /api/games/{id}/review`: every position of a finished game with the engine's
+/// judgement of it (for the review page's graph), and its view to draw it.
+async fn review(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let json_response = |body: Arc<String>| {
+        (
+            [(header::CONTENT_TYPE, "application/json")],
+            body.as_str().to_owned(),
+        )
+            .into_response()
+    };
+    if let Some(body) = hub.reviews.lock().await.get(&id).cloned() {
+        return Ok(json_response(body));
+    }
+    let room = hub.load(&id).await?.ok_or(ApiError::NotFound)?;
+    hub.refresh(&room).await;
+    let game = {
+        let r = room.lock().await;
+        if r.result().is_none() {
+            return Err(ApiError::Refused(
+                StatusCode::FORBIDDEN,
+                "the review opens when the game is over (no engine help during play)".into(),
+            ));
+        }
+        r.game().clone()
+    };
+    let review = tokio::task::spawn_blocking(move || tablier_catalog::review(&game))
+        .await
+        .map_err(|e| ApiError::Refused(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .map_err(|e| ApiError::damaged(&id, &e))?;
+    let mut body = serde_json::to_value(&review).expect("a review is serialisable");
+    body["id"] = id.clone().into();
+    let body = Arc::new(body.to_string());
+    let mut reviews = hub.reviews.lock().await;
+    if reviews.len() >= REVIEWS_KEPT {
+        reviews.clear();
+    }
+    reviews.insert(id, body.clone());
+    Ok(json_response(body))
+}
+
+/// `GET /api/games/{id}/export`: the game in its family's file format.
+async fn export(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let room = hub.load(&id).await?.ok_or(ApiError::NotFound)?;
+    hub.refresh(&room).await;
+    let file = room.lock().await.game().table().export();
+    Ok(([(header::CONTENT_TYPE, file.mime)], file.text).into_response())
+}
+
+#[derive(rust_embed::RustEmbed)]
+#[folder = "../../web/"]
+struct Assets;
+
+async fn asset(Path(path): Path<String>) -> Response {
+    serve_asset(&path)
+}
+
+fn serve_asset(path: &str) -> Response {
+    match Assets::get(path) {
+        Some(file) => {
+            let kind = match path.rsplit('.').next() {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js") => "text/javascript; charset=utf-8",
+                Some("css") => "text/css; charset=utf-8",
+                Some("svg") => "image/svg+xml",
+                _ => "application/octet-stream",
+            };
+            ([(header::CONTENT_TYPE, kind)], file.data.into_owned()).into_response()
+        }
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+/// The application's routes on a hub.
+pub fn router(hub: Hub) -> Router {
+    Router::new()
+        .route("/", get(|| async { serve_asset("index.html") }))
+        .route("/g/{id}", get(|| async { serve_asset("game.html") }))
+        .route(
+            "/g/{id}/review",
+            get(|| async { serve_asset("review.html") }),
+        )
+        .route("/static/{*path}", get(asset))
+        .route("/api/games", post(create_game))
+        .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/record", get(game_record))
+        .route("/api/games/{id}/export", get(export))
+        .route("/api/games/{id}/review", get(review))
+        .route("/api/games/{id}/act", post(act_http))
+        .route("/ws/{id}", get(ws::ws_handler))
+        .layer(DefaultBodyLimit::max(16 * 1024))
+        .with_state(hub)
+}

@@ -17,7 +17,8 @@ use tablier_draughts::pdn::{self, Element, PdnGame, PdnSquare};
 use tablier_draughts::{fen, replay, with_board, Geometry, Move, Position, Variant, VARIANTS};
 use tablier_draughts_engine::eval::{FEATURE_NAMES, NUM_FEATURES};
 use tablier_draughts_engine::search::{is_mate, TABLE_WIN};
-use tablier_draughts_engine::tune::{self, MatchScore, PlayConfig, Sample};
+use tablier_draughts_engine::selfplay::{self, TexelGames};
+use tablier_draughts_engine::tune::{self, MatchScore, PlayConfig};
 use tablier_draughts_engine::{Engine, Limits, Weights};
 
 pub use crate::draughts_protocol::{dxp, hub, run_match, DxpArgs, HubArgs, MatchArgs};
@@ -215,7 +216,8 @@ pub fn train(args: &TrainArgs) -> Result<()> {
     with_board!(variant.board, G => train_on::<G>(args, variant, start, fixed, &out))
 }
 
-/// Self-play games of `start` on `threads` threads: each game's quiet positions and result.
+/// Self-play games of `start` on `--threads` threads, with a progress bar: each game's
+/// quiet positions and result.
 fn self_play_parallel<G: Geometry>(
     args: &TrainArgs,
     variant: &'static Variant,
@@ -227,28 +229,19 @@ fn self_play_parallel<G: Geometry>(
         opening_plies: args.opening_plies,
         max_plies: args.max_plies,
     };
-    let next = std::sync::atomic::AtomicU32::new(0);
     let bar = crate::progress(u64::from(args.games), args.quiet, "games");
-    let games = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for t in 0..args.threads.max(1) {
-            let (next, bar, games, config) = (&next, &bar, &games, &config);
-            scope.spawn(move || {
-                let mut engine = Engine::<G>::with_weights(variant, 16, start.clone());
-                let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ (t as u64) << 32);
-                while next.fetch_add(1, Ordering::Relaxed) < args.games {
-                    let Some(game) = tune::self_play_positions(&mut engine, config, &mut rng, stop)
-                    else {
-                        break;
-                    };
-                    games.lock().expect("no thread panics").push(game);
-                    bar.inc(1);
-                }
-            });
-        }
-    });
+    let games = selfplay::self_play_parallel::<G>(
+        variant,
+        start,
+        &config,
+        args.games,
+        args.threads,
+        args.seed,
+        stop,
+        &|| bar.inc(1),
+    );
     bar.finish_and_clear();
-    games.into_inner().expect("no thread panics")
+    games
 }
 
 /// `tablier train draughts --patterns`: pattern tables learnt on self-play games.
@@ -258,7 +251,8 @@ fn train_patterns_on<G: Geometry>(
     start: Weights,
     out: &Path,
 ) -> Result<()> {
-    use tablier_draughts_engine::patterns::{self, FitConfig, PatternSamples, Windows};
+    use tablier_draughts_engine::patterns::{self, FitConfig};
+    use tablier_draughts_engine::selfplay::PatternData;
     let began = Instant::now();
     if !args.average.is_empty() {
         let tables = args
@@ -313,26 +307,12 @@ fn train_patterns_on<G: Geometry>(
         stop.store(false, Ordering::Relaxed);
     }
     let play_time = began.elapsed();
-    let windows = Windows::<G>::new();
-    let eval = tablier_draughts_engine::Evaluator::<G>::new(variant, start.clone());
-    let (mut train, mut held) = (
-        PatternSamples::new(windows.len()),
-        PatternSamples::new(windows.len()),
-    );
-    let mut linear = Vec::new();
-    let mut configs = Vec::new();
-    for (i, (positions, result)) in games.iter().enumerate() {
-        // Every tenth game is held out.
-        let set = if i % 10 == 9 { &mut held } else { &mut train };
-        for pos in positions {
-            windows.configs(pos, &mut configs);
-            set.push(eval.linear_white(pos), *result, &configs);
-            linear.push(Sample {
-                features: eval.feature_diff(pos).map(|x| x as f32),
-                result: *result,
-            });
-        }
-    }
+    let windows = patterns::Windows::<G>::new();
+    let PatternData {
+        train,
+        held_out: held,
+        linear,
+    } = selfplay::pattern_samples(variant, &start, &games);
     if train.is_empty() || held.is_empty() {
         bail!("too few positions to learn from (play more games)");
     }
@@ -372,7 +352,7 @@ fn train_patterns_on<G: Geometry>(
             opening_plies: args.opening_plies,
             max_plies: args.max_plies,
         };
-        let score = check_match::<G>(variant, &with, &start, &check, args, &stop);
+        let score = check_match::<G>(variant, (&with, &start), &check, args, args.threads, &stop);
         println!(
             "with vs without patterns, {} games at depth {}: +{} ={} -{} ({:.1}%, Elo {:+.0} ± {:.0})",
             score.games(),
@@ -427,45 +407,33 @@ fn write_patterns(
     std::fs::rename(&tmp, out).with_context(|| format!("cannot write {}", out.display()))
 }
 
-/// Pairs of games (balloted openings, colours reversed) of `a` against `b`, on the threads
-/// `args` asks for: `a`'s score.
+/// Pairs of games (balloted openings, colours reversed) of `a` against `b`, on `threads`
+/// threads, with a progress bar: `a`'s score.
 fn check_match<G: Geometry>(
     variant: &'static Variant,
-    a: &Weights,
-    b: &Weights,
+    (a, b): (&Weights, &Weights),
     config: &PlayConfig,
     args: &TrainArgs,
+    threads: usize,
     stop: &AtomicBool,
 ) -> MatchScore {
-    let next = std::sync::atomic::AtomicU32::new(0);
-    let score = std::sync::Mutex::new(MatchScore::default());
     let bar = crate::progress(u64::from(args.check_pairs) * 2, args.quiet, "check games");
-    std::thread::scope(|scope| {
-        for t in 0..args.threads.max(1) {
-            let (next, score, bar) = (&next, &score, &bar);
-            scope.spawn(move || {
-                let mut first = Engine::<G>::with_weights(variant, 16, a.clone());
-                let mut second = Engine::<G>::with_weights(variant, 16, b.clone());
-                let mut rng =
-                    rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5eed_cafe ^ (t as u64) << 40);
-                while next.fetch_add(1, Ordering::Relaxed) < args.check_pairs {
-                    let Some(pair) =
-                        tune::play_pair(&mut first, &mut second, config, &mut rng, stop)
-                    else {
-                        break;
-                    };
-                    let mut s = score.lock().expect("no thread panics");
-                    for x in pair {
-                        s.add(x);
-                    }
-                    bar.inc(2);
-                    bar.set_message(format!("{:.1}%", s.fraction() * 100.0));
-                }
-            });
-        }
-    });
+    let score = selfplay::check_match::<G>(
+        variant,
+        a,
+        b,
+        config,
+        args.check_pairs,
+        threads,
+        args.seed,
+        stop,
+        &|s| {
+            bar.inc(2);
+            bar.set_message(format!("{:.1}%", s.fraction() * 100.0));
+        },
+    );
     bar.finish_and_clear();
-    score.into_inner().expect("no thread panics")
+    score
 }
 
 fn train_on<G: Geometry>(
@@ -483,28 +451,24 @@ fn train_on<G: Geometry>(
         opening_plies: args.opening_plies,
         max_plies: args.max_plies,
     };
-    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
     // Every tenth game is held out: the loss on positions the fit never saw.
-    let (mut train_set, mut held_out) = (Vec::<Sample>::new(), Vec::<Sample>::new());
     let bar = crate::progress(u64::from(args.games), args.quiet, "games");
-    let mut games = 0u32;
-    let mut results = [0u32; 3];
-    for i in 0..args.games {
-        let Some(samples) = tune::self_play_game(&mut engine, &config, &mut rng, &stop) else {
-            break;
-        };
-        games += 1;
-        if let Some(s) = samples.first() {
-            results[(s.result * 2.0) as usize] += 1;
-        }
-        if i % 10 == 9 {
-            held_out.extend(samples);
-        } else {
-            train_set.extend(samples);
-        }
-        bar.inc(1);
-        bar.set_message(format!("{} positions", train_set.len() + held_out.len()));
-    }
+    let TexelGames {
+        train: train_set,
+        held_out,
+        games,
+        results,
+    } = selfplay::texel_games(
+        &mut engine,
+        &config,
+        args.games,
+        args.seed,
+        &stop,
+        &mut |g| {
+            bar.inc(1);
+            bar.set_message(format!("{} positions", g.train.len() + g.held_out.len()));
+        },
+    );
     bar.finish_and_clear();
     let play_time = began.elapsed();
     if stop.load(Ordering::Relaxed) {
@@ -540,26 +504,12 @@ fn train_on<G: Geometry>(
     }
     let mut check_line = None;
     if args.check_pairs > 0 && !stop.load(Ordering::Relaxed) {
-        let mut tuned = Engine::<G>::with_weights(variant, 16, fit.weights.clone());
-        let mut old = Engine::<G>::with_weights(variant, 16, start.clone());
         let check = PlayConfig {
             depth: args.check_depth,
             ..config
         };
-        let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed ^ 0x5eed_cafe);
-        let mut score = MatchScore::default();
-        let bar = crate::progress(u64::from(args.check_pairs) * 2, args.quiet, "check games");
-        for _ in 0..args.check_pairs {
-            let Some(pair) = tune::play_pair(&mut tuned, &mut old, &check, &mut rng, &stop) else {
-                break;
-            };
-            for x in pair {
-                score.add(x);
-            }
-            bar.inc(2);
-            bar.set_message(format!("{:.1}%", score.fraction() * 100.0));
-        }
-        bar.finish_and_clear();
+        // One thread: the games of the check do not depend on `--threads`.
+        let score = check_match::<G>(variant, (&fit.weights, &start), &check, args, 1, &stop);
         let line = format!(
             "tuned vs starting weights, {} games at depth {}: +{} ={} -{} ({:.1}%, Elo {:+.0} ± {:.0})",
             score.games(),

@@ -5,13 +5,13 @@ use crate::trictrac_cmd::side;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 use tablier_core::Side;
 use tablier_trictrac::{Board, Marker, Roll};
 use tablier_trictrac_engine::duel::{mean_se, play_pair};
-use tablier_trictrac_engine::train::{self_play, Regression};
+use tablier_trictrac_engine::selfplay::{self, Checkpoint, Progress, Run};
 use tablier_trictrac_engine::{player, Greedy, Policy, Search, SearchPlayer, State, Weights};
 
 /// `tablier train trictrac`.
@@ -105,61 +105,11 @@ pub struct DuelArgs {
     json: bool,
 }
 
-const CHECKPOINT_HEADER: &str = "tablier-trictrac-train 1";
-
-struct Checkpoint {
-    seed: u64,
-    games: u64,
-    weights: Weights,
-    regression: Regression,
-}
-
-impl Checkpoint {
-    fn to_text(&self) -> String {
-        format!(
-            "{CHECKPOINT_HEADER}\nseed {}\ngames {}\n{}---\n{}",
-            self.seed,
-            self.games,
-            self.weights.to_text(),
-            self.regression.to_text()
-        )
-    }
-
-    fn parse(text: &str) -> Result<Checkpoint> {
-        let mut lines = text.lines();
-        if lines.next() != Some(CHECKPOINT_HEADER) {
-            bail!("not a trictrac training checkpoint (expected {CHECKPOINT_HEADER:?})");
-        }
-        let mut field = |name: &str| -> Result<u64> {
-            let l = lines.next().unwrap_or("");
-            l.strip_prefix(name)
-                .and_then(|v| v.trim().parse().ok())
-                .ok_or_else(|| anyhow!("checkpoint: expected `{name} N`, found {l:?}"))
-        };
-        let seed = field("seed")?;
-        let games = field("games")?;
-        let rest: Vec<&str> = lines.collect();
-        let split = rest
-            .iter()
-            .position(|l| *l == "---")
-            .ok_or_else(|| anyhow!("checkpoint: no `---` after the weights"))?;
-        let weights = Weights::parse(&rest[..split].join("\n"))?;
-        let regression = Regression::parse(&rest[split + 1..].join("\n"))
-            .map_err(|e| anyhow!("checkpoint: {e}"))?;
-        Ok(Checkpoint {
-            seed,
-            games,
-            weights,
-            regression,
-        })
-    }
-
-    fn save(&self, path: &PathBuf) -> Result<()> {
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, self.to_text())
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
-    }
+/// Writes the checkpoint atomically (a temporary file renamed over it).
+fn save(ck: &Checkpoint, path: &Path) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, ck.to_text()).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
 }
 
 /// Runs `tablier train trictrac`.
@@ -183,44 +133,37 @@ pub fn train(args: &TrainArgs) -> Result<()> {
         }
         ck
     } else {
-        Checkpoint {
-            seed: args.seed,
-            games: 0,
-            weights: Weights::untrained(),
-            regression: Regression::default(),
-        }
+        Checkpoint::new(args.seed)
     };
     let stop = crate::interrupt_flag();
     let bar = crate::progress(args.games, args.quiet, "parties");
     bar.set_position(ck.games.min(args.games));
     let started = Instant::now();
-    let mut samples_now = 0u64;
-    while ck.games < args.games {
-        if stop.load(Ordering::Relaxed) {
-            ck.save(&args.checkpoint)?;
-            bar.abandon();
-            eprintln!(
-                "stopped: checkpoint at {} parties in {} (go on with --resume)",
-                ck.games,
-                args.checkpoint.display()
-            );
-            return Ok(());
-        }
-        let samples = self_play(&ck.weights, ck.seed, ck.games, args.explore);
-        samples_now += samples.len() as u64;
-        for s in &samples {
-            ck.regression.add(s);
-        }
-        ck.games += 1;
-        bar.inc(1);
-        if ck.games % args.generation == 0 || ck.games == args.games {
-            if let Some(w) = ck.regression.solve(1.0) {
-                ck.weights = w;
+    let run = Run {
+        games: args.games,
+        generation: args.generation,
+        explore: args.explore,
+        discount: args.discount,
+    };
+    let end = selfplay::train(&mut ck, &run, &stop, &mut |progress| {
+        match progress {
+            Progress::Partie(_) => bar.inc(1),
+            Progress::Generation(ck) => {
+                save(ck, &args.checkpoint)?;
+                bar.set_message(format!("generation {}", ck.games / args.generation));
             }
-            ck.regression.discount(args.discount);
-            ck.save(&args.checkpoint)?;
-            bar.set_message(format!("generation {}", ck.games / args.generation));
         }
+        Ok::<(), anyhow::Error>(())
+    })?;
+    if end.stopped {
+        save(&ck, &args.checkpoint)?;
+        bar.abandon();
+        eprintln!(
+            "stopped: checkpoint at {} parties in {} (go on with --resume)",
+            ck.games,
+            args.checkpoint.display()
+        );
+        return Ok(());
     }
     bar.finish();
     std::fs::write(&args.out, ck.weights.to_text())
@@ -229,7 +172,7 @@ pub fn train(args: &TrainArgs) -> Result<()> {
     println!(
         "{} self-play parties ({} positions this run) in {:.0} s; weights in {}",
         ck.games,
-        samples_now,
+        end.samples,
         secs,
         args.out.display()
     );
@@ -494,23 +437,6 @@ pub fn duel(args: &DuelArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn checkpoint_round_trip_and_refusals() {
-        let ck = Checkpoint {
-            seed: 9,
-            games: 42,
-            weights: Weights::shipped(),
-            regression: Regression::default(),
-        };
-        let back = Checkpoint::parse(&ck.to_text()).unwrap();
-        assert_eq!((back.seed, back.games), (9, 42));
-        assert_eq!(back.weights, ck.weights);
-        assert_eq!(back.regression, ck.regression);
-        assert!(Checkpoint::parse("something else").is_err());
-        let cut = ck.to_text().replace("---\n", "");
-        assert!(Checkpoint::parse(&cut).is_err());
-    }
 
     #[test]
     fn pairs_of_numbers() {

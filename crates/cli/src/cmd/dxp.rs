@@ -19,6 +19,8 @@ use tablier_draughts_protocol::dxp::session::{Note, Options, Series, Session, Tr
 use tablier_draughts_protocol::dxp::{self, EndReason, Message, DEFAULT_PORT};
 use tablier_draughts_protocol::MAX_SECONDS;
 
+use crate::common::on_interrupt;
+
 /// `tablier dxp`: the engine over DXP (TCP), as follower (`--listen`) or initiator
 /// (`--connect`).
 #[derive(Args)]
@@ -232,11 +234,11 @@ fn run_initiator(addr: &str, args: &DxpArgs) -> Result<()> {
 /// # Errors
 /// A connection that cannot be made or fails, a GAMEREQ refused (initiator), an illegal or
 /// unreadable move received.
-pub fn dxp(args: &DxpArgs) -> Result<()> {
+pub fn run(args: &DxpArgs) -> Result<()> {
     move_time(args)?;
     check_hash(args, tablier_draughts_protocol::memory_limit())?;
     // Ctrl-C: the other side hears GAMEEND with stop code 1 before the connection closes.
-    let _ = ctrlc::set_handler(|| {
+    on_interrupt(|| {
         if let Some(mut peer) = PEER.lock().ok().and_then(|mut p| p.take()) {
             let mut bytes = dxp::frame(&Message::GameEnd {
                 reason: EndReason::Unknown,

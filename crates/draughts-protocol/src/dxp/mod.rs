@@ -1,7 +1,7 @@
 //! DXP, the DamExchange protocol (international draughts, 10x10): [`message`]s as bytes, and
 //! [`session`]s of our engine as follower or initiator over any byte stream.
 //!
-//! The protocol, as reference/draughts/PROTOCOLS.md §2 describes it: a stream (TCP) of messages
+//! The protocol, as reference/draughts/PROTOCOLS.md §2 describes it: a stream of messages
 //! of 1–127 ASCII characters, each followed by one NUL byte; the first character gives the
 //! type and the fields after it have fixed widths (numbers zero-padded):
 //!
@@ -20,8 +20,8 @@
 //!   than 01) or 2 (a malformed request, an impossible start position, or one where the side
 //!   to move has no legal move), with a chat saying why. It serves any number of games on a
 //!   connection ([`session::Session::follow`]).
-//! * Moves received are played through [`Game`], so the draw rules of
-//!   [`tablier_draughts::game`] apply. An illegal or malformed move gets a chat
+//! * Moves received are played through [`tablier_draughts::game::Game`], so the draw rules
+//!   of [`tablier_draughts::game`] apply. An illegal or malformed move gets a chat
 //!   `error: illegal move …`, a GAMEEND with stop code 1, and the connection is closed.
 //! * The side to move sends GAMEEND instead of a move when the game is over: reason 1 when it
 //!   has no legal move, 2 for a draw rule. A GAMEEND received during a game is answered with a
@@ -37,9 +37,9 @@
 //! * BACKREQ during a game is accepted when the move number names a position of the game
 //!   (the game is replayed up to there); otherwise it is refused with code 1.
 //! * Thinking time: [`session::Options::move_time`] if given; else the GAMEREQ's minutes for
-//!   the whole game run on our own clock (the number of moves, if not 0, is the number of moves to make in
-//!   that time); a GAMEREQ with 0 minutes is played at 1 s per move.
-//! * A GAMEREQ's "number of moves" is read as that time control, not as a game length; the
+//!   the whole game run on our own clock (the number of moves, if not 0, is the number of
+//!   moves to make in that time); a GAMEREQ with 0 minutes is played at 1 s per move.
+//! * A GAMEREQ's "number of moves" is read as that time control, not as a game length;
 //!   [`session::Options::max_plies`] ends a game (GAMEEND reason 0, with a chat) after that
 //!   many plies.
 //!

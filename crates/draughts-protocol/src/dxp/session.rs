@@ -948,3 +948,71 @@ mod tests {
         assert_eq!(trim_line_breaks(b"\n\n"), b"");
     }
 }
+
+#[cfg(all(test, unix))]
+mod socket_tests {
+    use super::*;
+    use std::os::unix::net::UnixStream;
+
+    fn transport(s: UnixStream) -> Transport {
+        let reader = s.try_clone().unwrap();
+        let closer = s.try_clone().unwrap();
+        Transport::new(reader, s).on_close(move || {
+            let _ = closer.shutdown(Shutdown::Both);
+        })
+    }
+
+    fn session(s: UnixStream, name: &str, max_plies: Option<u32>) -> Session {
+        let options = Options {
+            name: name.to_string(),
+            move_time: Some(Duration::from_millis(5)),
+            max_plies,
+        };
+        let engine = Engine::<G10>::new(&INTERNATIONAL, 1);
+        Session::new(transport(s), engine, options, |_| {})
+    }
+
+    #[test]
+    fn an_initiator_and_a_follower_play_a_series_over_a_socket_pair() {
+        let (a, b) = UnixStream::pair().unwrap();
+        let follower = std::thread::spawn(move || {
+            let mut s = session(b, "follower", None);
+            let mut games = Vec::new();
+            s.follow("peer", &mut |n, p| games.push((n, p.clone())))
+                .unwrap();
+            games
+        });
+        // The initiator alone caps the games: it ends them on its turn, and closes the
+        // connection only once the follower has answered its last GAMEEND.
+        let mut s = session(a, "initiator", Some(6));
+        let series = Series {
+            games: 2,
+            minutes: 1,
+            moves: 0,
+            start: Position::start(&INTERNATIONAL).unwrap(),
+        };
+        let mut numbers = Vec::new();
+        let played = s
+            .initiate("follower", &series, &mut |n, _| numbers.push(n))
+            .unwrap();
+        s.close();
+        let theirs = follower.join().unwrap();
+        assert_eq!(numbers, [1, 2]);
+        assert_eq!(played.len(), 2);
+        assert_eq!(theirs.len(), 2);
+        for (i, (mine, (n, their))) in played.iter().zip(&theirs).enumerate() {
+            assert_eq!(*n, i + 1);
+            // Colours alternate, the initiator White first; its move cap ends both games, on
+            // its turn.
+            let us = if i == 0 { Side::White } else { Side::Black };
+            assert_eq!((mine.us, their.us), (us, us.opposite()));
+            assert_eq!(
+                (mine.score, their.score),
+                (Score::Unfinished, Score::Unfinished)
+            );
+            assert_eq!((mine.plies, their.plies), (6 + i, 6 + i));
+            assert_eq!(mine.opponent, "follower");
+            assert_eq!(their.opponent, "initiator");
+        }
+    }
+}

@@ -249,3 +249,32 @@ impl Drop for Client {
         }
     }
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::net::UnixStream;
+    use tablier_draughts::{G10, INTERNATIONAL};
+
+    #[test]
+    fn a_client_drives_our_engine_over_a_socket_pair() {
+        // Our own engine at the other end of the stream, as an outside program would be.
+        let (ours, theirs) = UnixStream::pair().unwrap();
+        let reader = std::io::BufReader::new(theirs.try_clone().unwrap());
+        let engine = std::thread::spawn(move || {
+            crate::hub::engine::run(&INTERNATIONAL, 1 << 30, reader, theirs)
+        });
+        let mut client =
+            Client::connect(ours.try_clone().unwrap(), ours, "socket", &INTERNATIONAL).unwrap();
+        assert_eq!(client.name(), "tablier 0.1.0");
+        let mut game = Game::<G10>::start(&INTERNATIONAL).unwrap();
+        client.new_game().unwrap();
+        for _ in 0..4 {
+            let m = client.choose(&game, Budget::Depth(2)).unwrap();
+            game.play(&m).unwrap();
+        }
+        assert_eq!(game.moves().len(), 4);
+        drop(client);
+        engine.join().unwrap().unwrap();
+    }
+}

@@ -93,25 +93,23 @@ pub fn self_play_parallel<G: Geometry>(
     stop: &AtomicBool,
     on_game: &(dyn Fn() + Sync),
 ) -> Vec<(Vec<Position<G>>, f32)> {
-    let next = AtomicU32::new(0);
     let played = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for t in 0..threads.max(1) {
-            let (next, played) = (&next, &played);
-            scope.spawn(move || {
-                let mut engine = Engine::<G>::with_weights(variant, 16, weights.clone());
-                let mut rng = StdRng::seed_from_u64(seed ^ ((t as u64) << 32));
-                while next.fetch_add(1, Ordering::Relaxed) < games {
-                    let Some(game) = tune::self_play_positions(&mut engine, config, &mut rng, stop)
-                    else {
-                        break;
-                    };
-                    played.lock().expect("no thread panics").push(game);
-                    on_game();
-                }
-            });
-        }
-    });
+    on_threads(
+        threads,
+        games,
+        |t| {
+            let engine = Engine::<G>::with_weights(variant, 16, weights.clone());
+            (engine, StdRng::seed_from_u64(seed ^ ((t as u64) << 32)))
+        },
+        |(engine, rng)| {
+            let Some(game) = tune::self_play_positions(engine, config, rng, stop) else {
+                return false;
+            };
+            played.lock().expect("no thread panics").push(game);
+            on_game();
+            true
+        },
+    );
     played.into_inner().expect("no thread panics")
 }
 
@@ -131,31 +129,54 @@ pub fn check_match<G: Geometry>(
     stop: &AtomicBool,
     on_pair: &(dyn Fn(&MatchScore) + Sync),
 ) -> MatchScore {
-    let next = AtomicU32::new(0);
     let score = Mutex::new(MatchScore::default());
+    on_threads(
+        threads,
+        pairs,
+        |t| {
+            let first = Engine::<G>::with_weights(variant, 16, a.clone());
+            let second = Engine::<G>::with_weights(variant, 16, b.clone());
+            let rng = StdRng::seed_from_u64(seed ^ 0x5eed_cafe ^ ((t as u64) << 40));
+            (first, second, rng)
+        },
+        |(first, second, rng)| {
+            let Some(pair) = tune::play_pair(first, second, config, rng, stop) else {
+                return false;
+            };
+            let mut s = score.lock().expect("no thread panics");
+            for x in pair {
+                s.add(x);
+            }
+            on_pair(&s);
+            true
+        },
+    );
+    score.into_inner().expect("no thread panics")
+}
+
+/// Runs `jobs` jobs on `threads` threads (at least one): each thread makes its state with
+/// `setup` (given the thread's number), then takes jobs one at a time while there are some
+/// left, until `job` returns `false`.
+fn on_threads<S>(
+    threads: usize,
+    jobs: u32,
+    setup: impl Fn(usize) -> S + Sync,
+    job: impl Fn(&mut S) -> bool + Sync,
+) {
+    let next = AtomicU32::new(0);
     std::thread::scope(|scope| {
         for t in 0..threads.max(1) {
-            let (next, score) = (&next, &score);
+            let (next, setup, job) = (&next, &setup, &job);
             scope.spawn(move || {
-                let mut first = Engine::<G>::with_weights(variant, 16, a.clone());
-                let mut second = Engine::<G>::with_weights(variant, 16, b.clone());
-                let mut rng = StdRng::seed_from_u64(seed ^ 0x5eed_cafe ^ ((t as u64) << 40));
-                while next.fetch_add(1, Ordering::Relaxed) < pairs {
-                    let Some(pair) =
-                        tune::play_pair(&mut first, &mut second, config, &mut rng, stop)
-                    else {
+                let mut state = setup(t);
+                while next.fetch_add(1, Ordering::Relaxed) < jobs {
+                    if !job(&mut state) {
                         break;
-                    };
-                    let mut s = score.lock().expect("no thread panics");
-                    for x in pair {
-                        s.add(x);
                     }
-                    on_pair(&s);
                 }
             });
         }
     });
-    score.into_inner().expect("no thread panics")
 }
 
 /// What the pattern tables learn from: the positions of `games` (every tenth game held

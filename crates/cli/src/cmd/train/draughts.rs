@@ -295,15 +295,8 @@ fn train_patterns_on<G: Geometry>(
         };
         let score = check_match::<G>(variant, (&with, &start), &check, args, args.threads, stop);
         println!(
-            "with vs without patterns, {} games at depth {}: +{} ={} -{} ({:.1}%, Elo {:+.0} ± {:.0})",
-            score.games(),
-            args.check_depth,
-            score.wins,
-            score.draws,
-            score.losses,
-            score.fraction() * 100.0,
-            score.elo(),
-            score.elo_margin()
+            "{}",
+            check_report("with vs without patterns", &score, args.check_depth)
         );
         if score.games() > 0 && score.fraction() < 0.5 {
             println!(
@@ -362,6 +355,20 @@ fn check_match<G: Geometry>(
     );
     bar.finish_and_clear();
     score
+}
+
+/// The result of a check match between `what` at `depth`, as the report gives it.
+fn check_report(what: &str, score: &MatchScore, depth: u32) -> String {
+    format!(
+        "{what}, {} games at depth {depth}: +{} ={} -{} ({:.1}%, Elo {:+.0} ± {:.0})",
+        score.games(),
+        score.wins,
+        score.draws,
+        score.losses,
+        score.fraction() * 100.0,
+        score.elo(),
+        score.elo_margin()
+    )
 }
 
 fn train_on<G: Geometry>(
@@ -439,17 +446,7 @@ fn train_on<G: Geometry>(
         };
         // One thread: the games of the check do not depend on `--threads`.
         let score = check_match::<G>(variant, (&fit.weights, &start), &check, args, 1, stop);
-        let line = format!(
-            "tuned vs starting weights, {} games at depth {}: +{} ={} -{} ({:.1}%, Elo {:+.0} ± {:.0})",
-            score.games(),
-            args.check_depth,
-            score.wins,
-            score.draws,
-            score.losses,
-            score.fraction() * 100.0,
-            score.elo(),
-            score.elo_margin()
-        );
+        let line = check_report("tuned vs starting weights", &score, args.check_depth);
         println!("{line}");
         if score.games() > 0 && score.fraction() < 0.5 {
             println!(

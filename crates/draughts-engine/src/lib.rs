@@ -1,6 +1,6 @@
 //! The draughts engine of tablier: search, evaluation, endgame tables and levels for people,
 //! for every variant of [`tablier_draughts`]. The protocols (Hub, DXP) live at the edge, in
-//! the command-line program; this crate does no I/O.
+//! `tablier-draughts-protocol`; this crate does no I/O.
 //!
 //! # Example
 //! ```
@@ -23,6 +23,7 @@ pub mod french;
 pub mod patterns;
 pub mod player;
 pub mod search;
+pub mod selfplay;
 pub mod tt;
 pub mod tune;
 

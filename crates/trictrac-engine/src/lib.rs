@@ -31,6 +31,7 @@
 //! * [`chances`]: what each of the 21 rolls gives (fills, conservations, hits à vrai and à
 //!   faux, points), and the book's arithmetic of numbers (tables C–F).
 //! * [`train`]: self-play and ridge regression on the holes actually taken.
+//! * [`selfplay`]: a training run, generation after generation, with its checkpoint.
 //! * [`duel`]: same dice for both seatings.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -40,6 +41,7 @@ pub mod duel;
 pub mod eval;
 pub mod player;
 pub mod search;
+pub mod selfplay;
 pub mod sim;
 pub mod train;
 

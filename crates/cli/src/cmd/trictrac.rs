@@ -1,50 +1,177 @@
-//! `tablier train trictrac`, `tablier trictrac hint` and `tablier trictrac duel`: the trictrac
-//! engine's commands.
+//! `tablier trictrac ...`: a roll checked at the table (`score`: the points of every legal
+//! play, and why), the engine's view of it (`hint`), and duels between players (`duel`).
 
-use crate::trictrac_cmd::side;
-use anyhow::{anyhow, bail, Context, Result};
-use clap::Args;
-use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, Subcommand};
+use serde::Serialize;
 use tablier_core::Side;
-use tablier_trictrac::{Board, Marker, Roll};
+use tablier_trictrac::{Board, JanContext, Marker, Roll, RollScore};
 use tablier_trictrac_engine::duel::{mean_se, play_pair};
-use tablier_trictrac_engine::train::{self_play, Regression};
 use tablier_trictrac_engine::{player, Greedy, Policy, Search, SearchPlayer, State, Weights};
 
-/// `tablier train trictrac`.
+use crate::common::{interrupted, progress};
+
+/// Trictrac tools.
+#[derive(Subcommand)]
+pub enum TrictracCommand {
+    /// Every legal play of a roll with the points it scores for each player, and why.
+    Score(ScoreArgs),
+    /// The engine's view of a roll: every play with the points it wins now and its value.
+    Hint(HintArgs),
+    /// Parties in 12 holes between two players (the engine at a level, greedy...), the same
+    /// dice for both seatings: holes won per partie with a standard error.
+    Duel(DuelArgs),
+}
+
+/// Arguments of `tablier trictrac score`.
 #[derive(Args)]
-pub struct TrainArgs {
-    /// Seed of the self-play dice and of the exploration noise.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Self-play parties in all (a resumed run goes on to this number).
-    #[arg(long, default_value_t = 1200)]
-    games: u64,
-    /// Parties between two fits of the weights (one generation).
-    #[arg(long, default_value_t = 100)]
-    generation: u64,
-    /// Random term of ±this many holes on every value during self-play.
-    #[arg(long, default_value_t = 0.05)]
-    explore: f64,
-    /// Weight of the older samples at each new fit (1: keep all equally).
-    #[arg(long, default_value_t = 0.6)]
-    discount: f64,
-    /// Where the trained weights are written (the shipped file is
-    /// crates/trictrac-engine/weights/trictrac-eval.txt).
-    #[arg(long, default_value = "trictrac-eval.txt")]
-    out: PathBuf,
-    /// The checkpoint, written after every generation and on Ctrl-C.
-    #[arg(long, default_value = "trictrac-train.ckpt")]
-    checkpoint: PathBuf,
-    /// Go on from the checkpoint.
+pub struct ScoreArgs {
+    /// Position in the compact notation, absolute flèches along White's path (White's talon
+    /// 1, Black's 24): `1W15-24B15`. Dames not listed are borne off.
     #[arg(long)]
-    resume: bool,
-    /// No progress bar.
+    position: String,
+    /// The roll, e.g. `6-5`.
     #[arg(long)]
-    quiet: bool,
+    roll: String,
+    /// Who threw the dice: white or black.
+    #[arg(long, default_value = "white")]
+    player: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs a trictrac subcommand.
+pub fn run(cmd: TrictracCommand) -> Result<()> {
+    match cmd {
+        TrictracCommand::Score(args) => score(&args),
+        TrictracCommand::Hint(args) => hint(&args),
+        TrictracCommand::Duel(args) => duel(&args),
+    }
+}
+
+/// A side named on the command line (`white`/`w`, `black`/`b`).
+fn side(name: &str) -> Result<Side> {
+    match name.to_ascii_lowercase().as_str() {
+        "white" | "w" => Ok(Side::White),
+        "black" | "b" => Ok(Side::Black),
+        _ => bail!("unknown player {name:?} (white or black)"),
+    }
+}
+
+#[derive(Serialize)]
+struct EventReport {
+    to: Side,
+    points: u32,
+    kind: &'static str,
+    ways: u8,
+    at: Option<u8>,
+    table: Option<&'static str>,
+    paragraph: &'static str,
+    why: String,
+}
+
+#[derive(Serialize)]
+struct PlayReport {
+    play: String,
+    position_after: String,
+    white: u32,
+    black: u32,
+    events: Vec<EventReport>,
+}
+
+#[derive(Serialize)]
+struct ScoreReport {
+    position: String,
+    roll: String,
+    player: Side,
+    plays: Vec<PlayReport>,
+}
+
+fn report(position: &str, roll: &str, player: &str) -> Result<ScoreReport> {
+    let board = Board::parse(position).map_err(|e| anyhow!("bad position {position:?}: {e}"))?;
+    let roll = Roll::parse(roll).map_err(|e| anyhow!("{e}"))?;
+    let player = side(player)?;
+    let s = RollScore::new(&board, player, roll, JanContext::default());
+    // Every event is decided by the roll and the legal plays (the obligations make every
+    // legal play fill, or conserve, when one can): each play scores the same events.
+    let events: Vec<EventReport> = s
+        .events
+        .iter()
+        .map(|e| EventReport {
+            to: e.to,
+            points: e.points,
+            kind: e.kind.name(),
+            ways: e.ways,
+            at: e.at,
+            table: e.table.map(|t| t.name()),
+            paragraph: e.kind.paragraph(),
+            why: e.to_string(),
+        })
+        .collect();
+    let plays: Vec<PlayReport> = s
+        .plays
+        .legal
+        .iter()
+        .map(|c| PlayReport {
+            play: c.play.notation(),
+            position_after: c.end.to_string(),
+            white: s.points_for(Side::White),
+            black: s.points_for(Side::Black),
+            events: events
+                .iter()
+                .map(|e| EventReport {
+                    to: e.to,
+                    points: e.points,
+                    kind: e.kind,
+                    ways: e.ways,
+                    at: e.at,
+                    table: e.table,
+                    paragraph: e.paragraph,
+                    why: e.why.clone(),
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(ScoreReport {
+        position: board.to_string(),
+        roll: roll.to_string(),
+        player,
+        plays,
+    })
+}
+
+fn score(args: &ScoreArgs) -> Result<()> {
+    let report = report(&args.position, &args.roll, &args.player)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    println!(
+        "{} throws {} on {}: {} legal play{}",
+        report.player,
+        report.roll,
+        report.position,
+        report.plays.len(),
+        if report.plays.len() == 1 { "" } else { "s" }
+    );
+    for p in &report.plays {
+        println!(
+            "{:<24} white +{:<3} black +{:<3} -> {}",
+            p.play, p.white, p.black, p.position_after
+        );
+        if p.events.is_empty() {
+            println!("    no points");
+        }
+        for e in &p.events {
+            println!("    {}", e.why);
+        }
+    }
+    Ok(())
 }
 
 /// `tablier trictrac hint`.
@@ -105,137 +232,6 @@ pub struct DuelArgs {
     json: bool,
 }
 
-const CHECKPOINT_HEADER: &str = "tablier-trictrac-train 1";
-
-struct Checkpoint {
-    seed: u64,
-    games: u64,
-    weights: Weights,
-    regression: Regression,
-}
-
-impl Checkpoint {
-    fn to_text(&self) -> String {
-        format!(
-            "{CHECKPOINT_HEADER}\nseed {}\ngames {}\n{}---\n{}",
-            self.seed,
-            self.games,
-            self.weights.to_text(),
-            self.regression.to_text()
-        )
-    }
-
-    fn parse(text: &str) -> Result<Checkpoint> {
-        let mut lines = text.lines();
-        if lines.next() != Some(CHECKPOINT_HEADER) {
-            bail!("not a trictrac training checkpoint (expected {CHECKPOINT_HEADER:?})");
-        }
-        let mut field = |name: &str| -> Result<u64> {
-            let l = lines.next().unwrap_or("");
-            l.strip_prefix(name)
-                .and_then(|v| v.trim().parse().ok())
-                .ok_or_else(|| anyhow!("checkpoint: expected `{name} N`, found {l:?}"))
-        };
-        let seed = field("seed")?;
-        let games = field("games")?;
-        let rest: Vec<&str> = lines.collect();
-        let split = rest
-            .iter()
-            .position(|l| *l == "---")
-            .ok_or_else(|| anyhow!("checkpoint: no `---` after the weights"))?;
-        let weights = Weights::parse(&rest[..split].join("\n"))?;
-        let regression = Regression::parse(&rest[split + 1..].join("\n"))
-            .map_err(|e| anyhow!("checkpoint: {e}"))?;
-        Ok(Checkpoint {
-            seed,
-            games,
-            weights,
-            regression,
-        })
-    }
-
-    fn save(&self, path: &PathBuf) -> Result<()> {
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, self.to_text())
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
-    }
-}
-
-/// Runs `tablier train trictrac`.
-pub fn train(args: &TrainArgs) -> Result<()> {
-    if args.generation == 0 {
-        bail!("--generation must be at least 1");
-    }
-    if !(0.0..=1.0).contains(&args.discount) {
-        bail!("--discount is between 0 and 1");
-    }
-    let mut ck = if args.resume {
-        let text = std::fs::read_to_string(&args.checkpoint)
-            .with_context(|| format!("reading {}", args.checkpoint.display()))?;
-        let ck = Checkpoint::parse(&text)?;
-        if ck.seed != args.seed {
-            bail!(
-                "the checkpoint was made with --seed {}, not {}",
-                ck.seed,
-                args.seed
-            );
-        }
-        ck
-    } else {
-        Checkpoint {
-            seed: args.seed,
-            games: 0,
-            weights: Weights::untrained(),
-            regression: Regression::default(),
-        }
-    };
-    let stop = crate::interrupt_flag();
-    let bar = crate::progress(args.games, args.quiet, "parties");
-    bar.set_position(ck.games.min(args.games));
-    let started = Instant::now();
-    let mut samples_now = 0u64;
-    while ck.games < args.games {
-        if stop.load(Ordering::Relaxed) {
-            ck.save(&args.checkpoint)?;
-            bar.abandon();
-            eprintln!(
-                "stopped: checkpoint at {} parties in {} (go on with --resume)",
-                ck.games,
-                args.checkpoint.display()
-            );
-            return Ok(());
-        }
-        let samples = self_play(&ck.weights, ck.seed, ck.games, args.explore);
-        samples_now += samples.len() as u64;
-        for s in &samples {
-            ck.regression.add(s);
-        }
-        ck.games += 1;
-        bar.inc(1);
-        if ck.games % args.generation == 0 || ck.games == args.games {
-            if let Some(w) = ck.regression.solve(1.0) {
-                ck.weights = w;
-            }
-            ck.regression.discount(args.discount);
-            ck.save(&args.checkpoint)?;
-            bar.set_message(format!("generation {}", ck.games / args.generation));
-        }
-    }
-    bar.finish();
-    std::fs::write(&args.out, ck.weights.to_text())
-        .with_context(|| format!("writing {}", args.out.display()))?;
-    let secs = started.elapsed().as_secs_f64();
-    println!(
-        "{} self-play parties ({} positions this run) in {:.0} s; weights in {}",
-        ck.games,
-        samples_now,
-        secs,
-        args.out.display()
-    );
-    Ok(())
-}
-
 fn pair(text: &str, what: &str) -> Result<[u32; 2]> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     match parts[..] {
@@ -270,7 +266,7 @@ struct HintReport {
 }
 
 /// Runs `tablier trictrac hint`.
-pub fn hint(args: &HintArgs) -> Result<()> {
+fn hint(args: &HintArgs) -> Result<()> {
     let board: Board = args
         .position
         .parse()
@@ -429,15 +425,15 @@ struct DuelReport {
 }
 
 /// Runs `tablier trictrac duel`.
-pub fn duel(args: &DuelArgs) -> Result<()> {
+fn duel(args: &DuelArgs) -> Result<()> {
     if args.parties == 0 || args.parties & 1 == 1 {
         bail!("--parties is a positive even number (each dice sequence is played twice)");
     }
     let mut a = make_player(&args.a, args.seed ^ 0xa)?;
     let mut b = make_player(&args.b, args.seed ^ 0xb)?;
-    let stop = crate::interrupt_flag();
+    let stop = interrupted();
     let pairs = args.parties / 2;
-    let bar = crate::progress(args.parties, args.quiet, "parties");
+    let bar = progress(args.parties, args.quiet, "parties");
     let started = Instant::now();
     let mut per_pair = Vec::new();
     let (mut a_won, mut b_won) = (0, 0);
@@ -496,20 +492,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn checkpoint_round_trip_and_refusals() {
-        let ck = Checkpoint {
-            seed: 9,
-            games: 42,
-            weights: Weights::shipped(),
-            regression: Regression::default(),
-        };
-        let back = Checkpoint::parse(&ck.to_text()).unwrap();
-        assert_eq!((back.seed, back.games), (9, 42));
-        assert_eq!(back.weights, ck.weights);
-        assert_eq!(back.regression, ck.regression);
-        assert!(Checkpoint::parse("something else").is_err());
-        let cut = ck.to_text().replace("---\n", "");
-        assert!(Checkpoint::parse(&cut).is_err());
+    fn n197_conserver_par_impuissance_report() {
+        let r = report(
+            "7W2-8W2-9W3-10W3-11W3-12W2-13B2-14B2-15B2-16B2-17B2-19B1-20B1-21B2-24B1",
+            "6-6",
+            "white",
+        )
+        .unwrap();
+        assert_eq!(r.plays.len(), 1);
+        let p = &r.plays[0];
+        assert_eq!((p.play.as_str(), p.white, p.black), ("pass", 12, 16));
+        let kinds: Vec<&str> = p.events.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                "battre à vrai",
+                "conserver",
+                "battre à faux",
+                "battre à faux",
+                "nombre non joué (jan qui ne peut)"
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_input_is_refused() {
+        assert!(report("1W16", "6-5", "white").is_err());
+        assert!(report("1W15-24B15", "7-1", "white").is_err());
+        assert!(report("1W15-24B15", "6-5", "red").is_err());
     }
 
     #[test]

@@ -1,0 +1,98 @@
+//! `tablier gnubg-external`: the backgammon engine as GNU Backgammon's external player
+//! (TCP), so that gnubg can host matches against it.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use tablier_backgammon_engine::eval::Scratch;
+
+use crate::cmd::backgammon::evaluator;
+
+/// `tablier gnubg-external`.
+#[derive(Args)]
+pub struct ExternalArgs {
+    /// TCP port to listen on (0 picks a free one; the address is printed on stdout).
+    #[arg(long)]
+    port: u16,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Level of play, 0 (beginner) to the strongest.
+    #[arg(long, default_value_t = tablier_backgammon_engine::MAX_LEVEL)]
+    level: u8,
+    /// Never offer a double (takes and drops are still answered).
+    #[arg(long)]
+    no_double: bool,
+    /// Weights to use instead of the shipped ones.
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// Serve one connection, then exit (otherwise wait for the next one).
+    #[arg(long)]
+    once: bool,
+    /// Seed of the noise of the lower levels.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print every line received and every answer on stderr.
+    #[arg(long)]
+    verbose: bool,
+}
+
+/// Runs `tablier gnubg-external`: gnubg (`set player N external HOST:PORT`) connects, sends a
+/// FIBS board line (ended by a newline and a NUL byte) for each decision, and reads one line back.
+pub fn run(args: &ExternalArgs) -> Result<()> {
+    use std::io::{BufRead, BufReader, Write};
+    use tablier_backgammon_engine::fibs::{answer, parse_board, Player};
+    let ev = evaluator(args.weights.as_deref())?;
+    let player = Player {
+        doubles: !args.no_double,
+        ..Player::at_level(args.level)
+    };
+    let listener = std::net::TcpListener::bind((args.host.as_str(), args.port))
+        .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
+    println!("listening on {}", listener.local_addr()?);
+    std::io::stdout().flush()?;
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut s = Scratch::default();
+    loop {
+        let (stream, peer) = listener.accept()?;
+        eprintln!("gnubg connected from {peer}");
+        let mut reader = BufReader::new(stream.try_clone()?);
+        let mut writer = stream;
+        let mut decisions = 0u64;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            if reader.read_until(b'\n', &mut buf)? == 0 {
+                break;
+            }
+            let line = String::from_utf8_lossy(&buf);
+            let line = line.trim_matches(|c: char| c == '\0' || c.is_whitespace());
+            if line.is_empty() {
+                continue;
+            }
+            let reply = match parse_board(line) {
+                Ok(req) => {
+                    decisions += 1;
+                    answer(&ev, &req, &player, &mut rng, &mut s)
+                }
+                Err(e) => {
+                    eprintln!("refused {line:?}: {e}");
+                    format!("Error: {e}")
+                }
+            };
+            if args.verbose {
+                eprintln!("<< {line}\n>> {reply}");
+            }
+            writer.write_all(reply.as_bytes())?;
+            writer.write_all(b"\n")?;
+            writer.flush()?;
+        }
+        eprintln!("gnubg disconnected after {decisions} decisions");
+        if args.once {
+            return Ok(());
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! `tablier train ...`: an engine's evaluation trained or tuned on games it plays itself.
+
+use anyhow::Result;
+use clap::Subcommand;
+
+pub mod backgammon;
+pub mod draughts;
+pub mod trictrac;
+
+/// `tablier train ...`.
+#[derive(Subcommand)]
+pub enum TrainCommand {
+    /// Tune the draughts evaluation (Texel-style) on self-play games.
+    Draughts(draughts::TrainArgs),
+    /// Train the backgammon network: self-play TD(lambda), then better targets.
+    Backgammon(backgammon::TrainArgs),
+    /// Train the trictrac evaluator by self-play.
+    Trictrac(trictrac::TrainArgs),
+}
+
+/// Runs a `tablier train` subcommand.
+pub fn run(cmd: &TrainCommand) -> Result<()> {
+    match cmd {
+        TrainCommand::Draughts(args) => draughts::run(args),
+        TrainCommand::Backgammon(args) => backgammon::run(args),
+        TrainCommand::Trictrac(args) => trictrac::run(args),
+    }
+}

@@ -1,0 +1,123 @@
+//! What the commands share: progress bars, Ctrl-C, reading text files, the exit-code-1
+//! marker and the CPU clock.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Once, OnceLock};
+
+use anyhow::{Context, Result};
+
+/// An error already reported to the user in full (exit code 1, not a usage error).
+#[derive(Debug)]
+pub struct Failed;
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("failed")
+    }
+}
+
+impl std::error::Error for Failed {}
+
+/// Reads a whole file as text (PDN files in the wild are UTF-8 or Latin-1).
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => e.into_bytes().iter().map(|&b| char::from(b)).collect(),
+    })
+}
+
+/// CPU seconds used by this process so far (user + system), from /proc.
+pub fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// A progress bar over `len` steps counted in `unit` (hidden with `quiet`): the style of
+/// the long commands (training, analysis, duels, rollouts).
+pub fn progress(len: u64, quiet: bool, unit: &str) -> indicatif::ProgressBar {
+    bar(
+        len,
+        quiet,
+        &format!(
+            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}}) {{msg}}"
+        ),
+    )
+}
+
+/// A short progress bar over `len` steps (hidden with `quiet`), with `unit` after the count
+/// when it is not empty: the style of `perft` and `match`.
+pub fn short_progress(len: u64, quiet: bool, unit: &str) -> indicatif::ProgressBar {
+    let unit = if unit.is_empty() {
+        String::new()
+    } else {
+        format!("{unit} ")
+    };
+    bar(
+        len,
+        quiet,
+        &format!("{{bar:30}} {{pos}}/{{len}} {unit}{{msg}} [{{elapsed}}]"),
+    )
+}
+
+fn bar(len: u64, quiet: bool, template: &str) -> indicatif::ProgressBar {
+    if quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(indicatif::ProgressStyle::with_template(template).expect("a valid template"));
+    bar
+}
+
+/// Set by Ctrl-C once [`interrupted`] has been called.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Engines' stop flags that Ctrl-C sets too ([`stop_on_interrupt`]).
+static ENGINE_STOPS: Mutex<Vec<Arc<AtomicBool>>> = Mutex::new(Vec::new());
+
+/// What Ctrl-C does after setting the flags ([`on_interrupt`]).
+static ACTION: OnceLock<fn()> = OnceLock::new();
+
+/// Installs the program's one Ctrl-C handler (the first call only). A command that never
+/// asks for it keeps the default: Ctrl-C ends it at once.
+fn install_handler() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            INTERRUPTED.store(true, Ordering::Relaxed);
+            if let Ok(stops) = ENGINE_STOPS.lock() {
+                for s in stops.iter() {
+                    s.store(true, Ordering::Relaxed);
+                }
+            }
+            if let Some(action) = ACTION.get() {
+                action();
+            }
+        });
+    });
+}
+
+/// The flag Ctrl-C sets, for long commands that stop cleanly: they look at it between two
+/// steps (and may clear it to go on with the next stage, which a second Ctrl-C stops).
+pub fn interrupted() -> &'static AtomicBool {
+    install_handler();
+    &INTERRUPTED
+}
+
+/// Ctrl-C also sets `engine_stop`: the search in progress ends at once.
+pub fn stop_on_interrupt(engine_stop: Arc<AtomicBool>) {
+    install_handler();
+    if let Ok(mut stops) = ENGINE_STOPS.lock() {
+        stops.push(engine_stop);
+    }
+}
+
+/// Ctrl-C runs `action` (after setting the flags); `action` may end the process.
+pub fn on_interrupt(action: fn()) {
+    let _ = ACTION.set(action);
+    install_handler();
+}

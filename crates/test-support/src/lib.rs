@@ -3,6 +3,8 @@
 //! [`fuzz`]: the inputs of the fuzz targets (arbitrary text, mutations of valid samples, and
 //! the number of cases, which `PROPTEST_CASES` raises for longer runs). [`python`]: the
 //! Python interpreter of the oracle tests (pydraughts, GNU Backgammon's libraries).
+//! `trictrac` (feature `trictrac`): the book's tables of numbers, kept once, and builders of
+//! trictrac positions, scores and games.
 //!
 //! ```
 //! use proptest::test_runner::TestRunner;
@@ -23,8 +25,10 @@
 //!         Ok(())
 //!     })
 //!     .unwrap();
-//! //! ```
+//! ```
 #![deny(missing_docs)]
 
 pub mod fuzz;
 pub mod python;
+#[cfg(feature = "trictrac")]
+pub mod trictrac;

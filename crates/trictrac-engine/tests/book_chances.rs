@@ -1,10 +1,12 @@
 //! The chance figures the engine uses agree with the book (J.L. 1852): the arithmetic of
 //! numbers (tables C–F, n°259–312), the throws that fill (n°53–104), that keep a plein
 //! (n°370), that hit à vrai and à faux (n°129–138, n°332, n°393). Data copied from the
-//! project's reference (`tests/data/`).
+//! project's reference (`tests/data/`; tables C to F are kept once, in
+//! `crates/test-support/data/`).
 
 use serde_json::Value;
 use tablier_core::Side;
+use tablier_test_support::trictrac;
 use tablier_trictrac::{Board, JanContext, Roll, Table};
 use tablier_trictrac_engine::chances::{reaching, roll_outcomes, throw_chances, total_ways};
 
@@ -13,48 +15,32 @@ fn data(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-fn numbers(text: &str) -> Vec<u8> {
-    text.split_whitespace()
-        .map(|n| n.parse().unwrap())
-        .collect()
-}
-
-fn int(text: &str) -> u32 {
-    text.trim().parse().unwrap()
-}
-
 #[test]
 fn tables_c_d_e_one_way_or_more() {
-    let text = data("tables_C_D_E_generated.csv");
-    let mut rows = 0;
-    for line in text.lines().skip(1) {
-        let (set, want) = line.split_once(',').unwrap();
-        assert_eq!(reaching(&numbers(set), 1), int(want), "numbers {set}");
-        rows += 1;
+    let rows = trictrac::tables_c_d_e();
+    for (set, want) in &rows {
+        assert_eq!(reaching(set, 1), *want, "numbers {set:?}");
     }
     // 66 pairs (table C), 220 triples (D), 495 quadruples (E).
-    assert_eq!(rows, 781);
+    assert_eq!(rows.len(), 781);
 }
 
 #[test]
 fn table_f_by_sums() {
-    let text = data("table_F_generated.csv");
-    let mut rows = 0;
-    for line in text.lines().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        let set = numbers(f[1]);
-        assert_eq!(set.iter().map(|&n| u32::from(n)).sum::<u32>(), int(f[0]));
+    let rows = trictrac::table_f();
+    for row in &rows {
+        let set = &row.numbers;
+        assert_eq!(set.iter().map(|&n| u32::from(n)).sum::<u32>(), row.sum);
         let got = [
-            reaching(&set, 1),
-            reaching(&set, 2),
-            reaching(&set, 3),
-            total_ways(&set),
+            reaching(set, 1),
+            reaching(set, 2),
+            reaching(set, 3),
+            total_ways(set),
         ];
-        let want = [int(f[2]), int(f[3]), int(f[4]), int(f[5])];
-        assert_eq!(got, want, "numbers {}", f[1]);
-        rows += 1;
+        let want = [row.at_least[0], row.at_least[1], row.at_least[2], row.total];
+        assert_eq!(got, want, "numbers {set:?}");
     }
-    assert_eq!(rows, 793);
+    assert_eq!(rows.len(), 793);
 }
 
 fn vectors() -> Value {

@@ -2,56 +2,13 @@
 //! with the book's example where it gives one.
 
 use tablier_core::{Actor, Game, Side};
+use tablier_test_support::trictrac::{act, play_any, refused, score};
 use tablier_trictrac::marker::Marker;
-use tablier_trictrac::{
-    Action, Board, JanContext, Marking, Options, Partie, Phase, Roll, RollScore, Trictrac,
-};
+use tablier_trictrac::{Action, Board, Marking, Phase, Trictrac};
 
-fn score(pos: &str, who: Side, roll: &str) -> RollScore {
-    RollScore::new(
-        &Board::parse(pos).unwrap(),
-        who,
-        Roll::parse(roll).unwrap(),
-        JanContext::default(),
-    )
-}
-
+/// A partie in the écoles mode from `pos`.
 fn game(pos: &str, marker: Marker, roller: Side) -> Trictrac {
-    Trictrac::from_position(
-        Options {
-            marking: Marking::Ecoles,
-            partie: Partie::Ordinaire,
-            stakes: false,
-        },
-        Board::parse(pos).unwrap(),
-        marker,
-        roller,
-    )
-}
-
-fn act(g: &mut Trictrac, text: &str) {
-    let a = g
-        .parse_action(text)
-        .unwrap_or_else(|e| panic!("{text}: {e} in {:?}", g.phase()));
-    g.apply(&a).unwrap();
-}
-
-/// An action that must be refused, leaving the game unchanged; returns the reason.
-fn refused(g: &mut Trictrac, action: Action) -> String {
-    let before = g.clone();
-    let err = g.apply(&action).unwrap_err();
-    assert!(*g == before, "a refused action changed the game");
-    assert!(!g.legal_actions().contains(&action));
-    err.to_string()
-}
-
-fn play_any(g: &mut Trictrac) {
-    let a = g
-        .legal_actions()
-        .into_iter()
-        .find(|a| matches!(a, Action::Play(_)))
-        .unwrap();
-    g.apply(&a).unwrap();
+    tablier_test_support::trictrac::game(pos, marker, roller, Marking::Ecoles)
 }
 
 /// White's 2-1 on this board gains 12 (abs 6 hit three ways) and gives 4 (abs 20 à faux).

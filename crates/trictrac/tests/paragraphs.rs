@@ -3,51 +3,11 @@
 //! rely on (n°123–127).
 
 use tablier_core::{Actor, Game, Outcome, Side};
+use tablier_test_support::trictrac::{act, game, play_any, points, score};
 use tablier_trictrac::marker::Marker;
 use tablier_trictrac::{
-    Action, Board, EventKind, JanContext, Marking, Options, Partie, Phase, Roll, RollScore,
-    Trictrac,
+    Action, Board, EventKind, JanContext, Marking, Options, Phase, Roll, RollScore, Trictrac,
 };
-
-fn score(pos: &str, who: Side, roll: &str) -> RollScore {
-    RollScore::new(
-        &Board::parse(pos).unwrap(),
-        who,
-        Roll::parse(roll).unwrap(),
-        JanContext::default(),
-    )
-}
-
-fn points(s: &RollScore, kind: EventKind) -> u32 {
-    s.of(kind).map(|e| e.points).sum()
-}
-
-fn game(pos: &str, marker: Marker, roller: Side, marking: Marking) -> Trictrac {
-    Trictrac::from_position(
-        Options {
-            marking,
-            partie: Partie::Ordinaire,
-            stakes: false,
-        },
-        Board::parse(pos).unwrap(),
-        marker,
-        roller,
-    )
-}
-
-fn act(g: &mut Trictrac, text: &str) {
-    let a = g
-        .parse_action(text)
-        .unwrap_or_else(|e| panic!("{text}: {e} in {:?}", g.phase()));
-    g.apply(&a).unwrap();
-}
-
-/// Plays the first legal play.
-fn play_any(g: &mut Trictrac) {
-    let a = g.legal_actions()[0].clone();
-    assert!(matches!(a, Action::Play(_)), "{a:?}");
-    g.apply(&a).unwrap();
-}
 
 const FIG18: &str = "2W1-3W1-4W1-5W1-6W1-7W1-8W1-9W2-10W2-11W2-12W2-13B2-14B2-16B2-17B2-18B1";
 

@@ -86,59 +86,9 @@
 //! | 216 | `n216_the_number_that_passes_to_the_retour_must_be_played` (fausse case: only its marking rule, two points for a number not played) |
 
 use tablier_core::{Actor, Game, SeededDice, Side};
+use tablier_test_support::trictrac::{act, game, play_any, refused, score};
 use tablier_trictrac::marker::Marker;
-use tablier_trictrac::{
-    Action, Board, EventKind, JanContext, Marking, Options, Partie, Phase, Roll, RollScore,
-    Trictrac,
-};
-
-fn score(pos: &str, who: Side, roll: &str) -> RollScore {
-    RollScore::new(
-        &Board::parse(pos).unwrap(),
-        who,
-        Roll::parse(roll).unwrap(),
-        JanContext::default(),
-    )
-}
-
-fn game(pos: &str, marker: Marker, roller: Side, marking: Marking) -> Trictrac {
-    Trictrac::from_position(
-        Options {
-            marking,
-            partie: Partie::Ordinaire,
-            stakes: false,
-        },
-        Board::parse(pos).unwrap(),
-        marker,
-        roller,
-    )
-}
-
-fn act(g: &mut Trictrac, text: &str) {
-    let a = g
-        .parse_action(text)
-        .unwrap_or_else(|e| panic!("{text}: {e} in {:?}", g.phase()));
-    g.apply(&a).unwrap();
-}
-
-/// An action that must be refused, leaving the game unchanged; returns the reason.
-fn refused(g: &mut Trictrac, action: Action) -> String {
-    let before = g.clone();
-    let err = g.apply(&action).unwrap_err();
-    assert!(*g == before, "a refused action changed the game");
-    assert!(!g.legal_actions().contains(&action));
-    err.to_string()
-}
-
-/// Plays the first legal play.
-fn play_any(g: &mut Trictrac) {
-    let a = g
-        .legal_actions()
-        .into_iter()
-        .find(|a| matches!(a, Action::Play(_)))
-        .expect("a play");
-    g.apply(&a).unwrap();
-}
+use tablier_trictrac::{Action, Board, EventKind, Marking, Options, Phase, Roll, Trictrac};
 
 /// Fig. 18 (n°138): Black's 6-6 wins 14 à vrai and gives White 18 à faux and 4 for the two
 /// sixes he cannot play.

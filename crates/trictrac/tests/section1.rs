@@ -3,19 +3,12 @@
 
 use std::collections::BTreeSet;
 use tablier_core::Side;
-use tablier_trictrac::{Board, EventKind, JanContext, Roll, RollScore};
+use tablier_test_support::trictrac::points;
+use tablier_trictrac::{Board, EventKind, RollScore};
 
+/// White's `roll` on the board `pos`.
 fn score(pos: &str, roll: &str) -> RollScore {
-    RollScore::new(
-        &Board::parse(pos).unwrap(),
-        Side::White,
-        Roll::parse(roll).unwrap(),
-        JanContext::default(),
-    )
-}
-
-fn points(s: &RollScore, kind: EventKind) -> u32 {
-    s.of(kind).map(|e| e.points).sum()
+    tablier_test_support::trictrac::score(pos, Side::White, roll)
 }
 
 fn plays(s: &RollScore) -> BTreeSet<String> {

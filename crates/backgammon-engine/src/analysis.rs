@@ -54,7 +54,7 @@ pub fn cubeless_value(p: &Probs, ci: &CubeInfo) -> f32 {
 pub enum Kind {
     /// A checker play: what was played and what the engine prefers.
     Play {
-        /// The dice.
+        /// The dice thrown, as `6-5`.
         roll: String,
         /// The play made.
         played: String,
@@ -86,7 +86,7 @@ pub struct Decision {
     pub turn: u32,
     /// Who decided.
     pub side: Side,
-    /// The decision.
+    /// What was decided: a checker play or a cube action.
     pub kind: Kind,
     /// Equity lost against the engine's choice (≥ 0), per unit of cube.
     pub loss: f32,
@@ -163,7 +163,7 @@ pub struct AnalysisError {
     pub game: u32,
     /// 0-based action index in the game.
     pub index: usize,
-    /// Why.
+    /// Why the entry could not be analysed, in words.
     pub reason: String,
 }
 

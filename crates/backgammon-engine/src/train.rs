@@ -64,7 +64,7 @@ pub struct GameStats {
 pub struct Trainer {
     /// The nets being trained (`games` counts the games trained on).
     pub eval: Evaluator,
-    /// Settings.
+    /// The run's settings (learning rate, λ, games between checkpoints, ...).
     pub config: TrainConfig,
     seed: u64,
     rng: ChaCha8Rng,

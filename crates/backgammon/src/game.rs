@@ -295,7 +295,7 @@ impl Match {
         })
     }
 
-    /// The options.
+    /// The rules this match is played under (length, cube, Crawford, Jacoby, beavers).
     #[must_use]
     pub fn options(&self) -> &Options {
         &self.options
@@ -779,7 +779,7 @@ impl tablier_core::Game for Match {
 /// The serialisable picture of a match for clients that hold no rules.
 #[derive(Clone, Debug, Serialize)]
 pub struct MatchView {
-    /// The options.
+    /// The rules the match is played under (length, cube, Crawford, Jacoby, beavers).
     pub options: Options,
     /// Match points of white and black.
     pub score: [u32; 2],

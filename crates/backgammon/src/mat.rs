@@ -95,7 +95,7 @@ pub struct MatchFile {
     pub tags: Vec<String>,
     /// Match length; 0 for a money session.
     pub match_length: u32,
-    /// The games.
+    /// The games, in the order the file gives them.
     pub games: Vec<MatGame>,
 }
 

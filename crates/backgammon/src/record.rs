@@ -61,7 +61,7 @@ pub struct ReplayedGame {
 /// A whole file replayed.
 #[derive(Clone, Debug)]
 pub struct Replayed {
-    /// The games.
+    /// The games of the match, in order, each with the actions that replay it.
     pub games: Vec<ReplayedGame>,
     /// The match (for a money session: the last game) as it stands at the end of the file.
     pub last: Match,

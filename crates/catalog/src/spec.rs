@@ -41,7 +41,7 @@ impl Family {
 /// that do not apply to the family are ignored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameSpec {
-    /// The family.
+    /// Which family of games: draughts, backgammon or trictrac.
     pub family: Family,
     /// The draughts variant (one of [`DRAUGHTS_VARIANTS`]; absent: international).
     #[serde(default)]
@@ -76,7 +76,7 @@ pub struct ClockSpec {
 /// commitment covers (see [`crate::record::commitment_for`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableSpec {
-    /// The game.
+    /// The family, variant and options (flattened: the same JSON object as the clock).
     #[serde(flatten)]
     pub game: GameSpec,
     /// The clock, if any.

@@ -123,7 +123,7 @@ impl<G: Geometry> Engine<G> {
         self.tables = tables;
     }
 
-    /// The evaluator.
+    /// The evaluation this engine searches with (its weights and pattern tables).
     #[must_use]
     pub fn evaluator(&self) -> &Evaluator<G> {
         &self.eval

@@ -77,7 +77,7 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// At most this many nodes.
     pub nodes: Option<u64>,
-    /// Time.
+    /// How the time is limited: a time per move, a game clock, or none.
     pub time: TimeControl,
     /// Whether to search a position with a single legal move at all (analysis) or to play
     /// it at once (games).

@@ -798,7 +798,7 @@ pub struct FrenchView {
 /// One legal action for a client.
 #[derive(Clone, Debug, Serialize)]
 pub struct ActionView {
-    /// Notation.
+    /// The action as the old French notation writes it (`32-28`, `s21`, `f21`).
     pub notation: String,
     /// `move`, `huff`, `force`, `touch`, `adjust`, `correct`.
     pub kind: &'static str,

@@ -79,7 +79,7 @@ pub enum DrawReason {
 pub enum Ending {
     /// The side to move has no legal move and loses.
     NoMove {
-        /// The winner.
+        /// The side that won: its opponent had no legal move.
         winner: Side,
     },
     /// A draw rule applied.

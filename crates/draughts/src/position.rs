@@ -234,7 +234,7 @@ impl<G: Geometry> Position<G> {
         Ok(())
     }
 
-    /// The variant.
+    /// The rules this position is played under.
     #[must_use]
     pub fn variant(&self) -> &'static Variant {
         self.variant

@@ -83,7 +83,7 @@ pub struct Variant {
     pub name: &'static str,
     /// Human name.
     pub title: &'static str,
-    /// The board.
+    /// The board's size: 8x8, 10x10 or 12x12.
     pub board: BoardSize,
     /// Rows of men each side starts with.
     pub rows_of_men: u32,

@@ -22,7 +22,7 @@ use crate::ws;
 /// A client's request for a new game.
 #[derive(Debug, Deserialize)]
 pub struct CreateGame {
-    /// The game.
+    /// The family, variant and options (flattened: the same JSON object as the seats).
     #[serde(flatten)]
     pub game: GameSpec,
     /// White's and black's seats (default: white human, black engine level 1).

@@ -205,7 +205,7 @@ impl Room {
         Ok(new)
     }
 
-    /// The game.
+    /// The game's referee: its rules, log, offers, clocks and result.
     #[must_use]
     pub fn game(&self) -> &Referee {
         &self.game

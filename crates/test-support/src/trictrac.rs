@@ -40,7 +40,7 @@ pub fn tables_c_d_e() -> Vec<(Vec<u8>, u32)> {
 pub struct TableFRow {
     /// The sum of the numbers.
     pub sum: u32,
-    /// The numbers.
+    /// The numbers (1 to 6) of the set.
     pub numbers: Vec<u8>,
     /// In how many of the 36 throws at least one, two, three of them can be played.
     pub at_least: [u32; 3],

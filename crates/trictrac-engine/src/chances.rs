@@ -8,7 +8,7 @@ use tablier_trictrac::{Board, EventKind, JanContext, Roll, RollScore, Table};
 /// What one roll gives its roller on a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RollOutcome {
-    /// The roll.
+    /// The roll these outcomes follow from.
     pub roll: Roll,
     /// Ordered throws giving it (1 for a doublet, 2 otherwise).
     pub chances: u32,

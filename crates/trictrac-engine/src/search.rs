@@ -11,7 +11,7 @@ use tablier_trictrac::{Board, Roll, RollScore};
 /// The expected-value search.
 #[derive(Clone, Debug)]
 pub struct Search {
-    /// The evaluation.
+    /// The trained evaluation of a position between two throws.
     pub weights: Weights,
     /// 1: the play is chosen by the evaluation of the position after it (the evaluation
     /// itself averages the next throw of each player over the 21 rolls); 2: the position
@@ -248,7 +248,7 @@ impl Search {
 /// A [`Policy`] playing by the search, with optional noise for levels below the strongest.
 #[derive(Clone, Debug)]
 pub struct SearchPlayer {
-    /// The search.
+    /// How deep it looks and with which evaluation.
     pub search: Search,
     /// Each value gets a uniform random term in ±`noise` holes before choosing (0: none).
     pub noise: f64,

@@ -38,7 +38,7 @@ impl Releve {
 /// A partie ordinaire between two throws of the dice: `roller` throws next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
-    /// The dames.
+    /// Where the dames of both players stand.
     pub board: Board,
     /// Points, holes, bredouilles.
     pub marker: Marker,

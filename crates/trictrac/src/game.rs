@@ -271,7 +271,7 @@ pub struct Ecole {
 /// A finished marqué of the partie à écrire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MarqueResult {
-    /// The winner.
+    /// The side that won the marque.
     pub winner: Side,
     /// Holes of White and Black.
     pub holes: [u32; 2],
@@ -439,19 +439,19 @@ impl Trictrac {
         g
     }
 
-    /// The options.
+    /// How this partie is scored and played (marking, partie ordinaire or à écrire, stakes).
     #[must_use]
     pub fn options(&self) -> Options {
         self.options
     }
 
-    /// The board.
+    /// Where the dames stand.
     #[must_use]
     pub fn board(&self) -> &Board {
         &self.board
     }
 
-    /// The marker.
+    /// Points, holes and bredouilles of both players.
     #[must_use]
     pub fn marker(&self) -> &Marker {
         &self.marker
@@ -1265,11 +1265,11 @@ pub struct TrictracView {
     pub fleches: Vec<(u8, Side, u8)>,
     /// Dames borne off, White then Black.
     pub off: [u8; 2],
-    /// The marker.
+    /// Points, holes and bredouilles of both players.
     pub marker: Marker,
     /// Phase of the turn.
     pub phase: Phase,
-    /// The roller.
+    /// The player who throws the dice this turn.
     pub roller: Side,
     /// Who acts.
     pub actor: Actor,
@@ -1283,14 +1283,14 @@ pub struct TrictracView {
     pub ecoles: Vec<Ecole>,
     /// Finished marqués.
     pub marques: Vec<MarqueResult>,
-    /// The options.
+    /// How this partie is scored and played (marking, partie ordinaire or à écrire, stakes).
     pub options: Options,
 }
 
 /// One legal action for a client.
 #[derive(Clone, Debug, Serialize)]
 pub struct ActionView {
-    /// The notation.
+    /// The action as the game writes it (`6-5`, `1-7,1-2`, `go`, `mark 4`).
     pub notation: String,
     /// For plays: the flèches each moved dame visits (25/0 = off).
     pub paths: Vec<Vec<u8>>,

@@ -48,7 +48,7 @@ pub struct Marker {
     pub holes: [u32; 2],
     /// Whether each player's current run of points is uninterrupted (n°143–144).
     pub bredouille: [bool; 2],
-    /// The pavillon.
+    /// The pavillon: where the holes are marked.
     pub pavillon: Pavillon,
 }
 

@@ -327,9 +327,9 @@ pub struct Candidate {
 /// All plays of a roll, before and after the fill/conserve obligations.
 #[derive(Clone, Debug)]
 pub struct PlaySet {
-    /// The mover.
+    /// The player whose dames move.
     pub side: Side,
-    /// The roll.
+    /// The dice the plays use.
     pub roll: Roll,
     /// The board before the roll.
     pub start: Board,

@@ -85,7 +85,7 @@ pub struct Event {
     pub to: Side,
     /// Number of ways (hits, fills) or of unplayed numbers; 1 otherwise.
     pub ways: u8,
-    /// Points.
+    /// The points the event is worth.
     pub points: u32,
     /// The absolute flèche concerned (hit dame, filled demi-case), if any.
     pub at: Option<u8>,
@@ -146,7 +146,7 @@ impl Default for JanContext {
 pub struct RollScore {
     /// Who threw.
     pub roller: Side,
-    /// The roll.
+    /// The dice thrown.
     pub roll: Roll,
     /// The events, the roller's gains first (n°207).
     pub events: Vec<Event>,

@@ -94,7 +94,7 @@ pub enum Message {
     Move(DxpMove),
     /// `E` GAMEEND.
     GameEnd {
-        /// Why.
+        /// Why the game ended, as the sender claims it.
         reason: EndReason,
         /// Stop code 1: no further game on this connection.
         stop: bool,

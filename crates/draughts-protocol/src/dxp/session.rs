@@ -318,7 +318,7 @@ fn trim_line_breaks(bytes: &[u8]) -> &[u8] {
 pub enum Score {
     /// We won.
     Win,
-    /// A draw.
+    /// Neither side won.
     Draw,
     /// We lost.
     Loss,

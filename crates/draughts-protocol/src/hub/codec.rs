@@ -39,7 +39,7 @@ pub enum Error {
     /// A square letter other than `w b W B e` (or `.`).
     #[error("unknown square letter {letter:?} at square {square}")]
     SquareLetter {
-        /// The letter.
+        /// The letter found where a square number was expected.
         letter: char,
         /// Its square (1-based).
         square: usize,

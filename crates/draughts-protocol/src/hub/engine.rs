@@ -168,7 +168,7 @@ fn tt_bytes(bits: u32) -> u64 {
 /// What [`Session::handle`] leaves to the engine's owner.
 #[derive(Debug)]
 pub enum Effect {
-    /// Nothing.
+    /// The line needs no answer and changes nothing outside the session.
     Nothing,
     /// (Re)start the engine with the session's settings (`init`, `new-game`); answer
     /// `ready` if `ready`.

@@ -1,7 +1,7 @@
 //! A game's log and record: the actions as they were accepted ([`LoggedAction`]), how the
 //! game ended ([`GameResult`]), the commitment to its dice seed and spec published at the
 //! start ([`commitment_for`]), and the record a finished game is proven by ([`Record`],
-//! checked by [`crate::verify`]).
+//! checked by [`crate::verify()`]).
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

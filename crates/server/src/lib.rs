@@ -1,14 +1,15 @@
 //! The tablier web server: every game played in the browser, against the engine or a friend.
 //!
-//! * Games are driven through the [`tablier_core::Game`] trait only ([`table`]), with actions
-//!   in each game's notation.
+//! * Games are driven through the catalog only ([`tablier_catalog`]: a game-erased table with
+//!   actions in each game's own notation, the referee of a game's log, the engine levels,
+//!   exports and reviews): this crate names no game.
 //! * A game has a public id (for spectators) and a secret token per human seat (the player's
 //!   link), as lidraughts does; tokens are kept only as SHA-256 hashes.
 //! * Every accepted action is stored ([`store`], SQLite or PostgreSQL) before it is announced;
 //!   events are numbered (the number of actions so far) and each carries the whole state, so a
 //!   client that reconnects is in step again with the first message it gets.
 //! * The server throws the dice from a seed whose SHA-256 is published when the game starts
-//!   and the seed itself when it ends ([`tablier_catalog::verify`] recomputes every roll).
+//!   and the seed itself when it ends ([`tablier_catalog::verify()`] recomputes every roll).
 //! * Engine seats think off the async runtime's threads ([`engine`]).
 //! * Several nodes may share one PostgreSQL database ([`cluster`], [`Hub::join_cluster`]): each game is
 //!   owned by one node, which alone writes it and runs its engines and clock; any node serves

@@ -1,7 +1,7 @@
 //! The [`Referee`] of one game: the rules' table, the dice drawn from the game's secret seed,
 //! the log of every accepted action with its time, the offers between the seats
 //! ([`offers`]), the clocks computed from the log ([`clock`]) and the result. It is pure: the time of each action is given by the caller, nothing is stored
-//! or sent. The server wraps it (storage, clients); [`crate::verify`] and the review replay a
+//! or sent. The server wraps it (storage, clients); [`crate::verify()`] and the review replay a
 //! log through it, so that a record is judged by exactly the rules that accepted it.
 
 pub mod clock;

@@ -340,7 +340,8 @@ impl Gen<'_> {
         play: &mut Play,
     ) {
         let mut moved = false;
-        if depth < 4 {
+        // An empty mask: the last checker is off, nothing more to play.
+        if depth < 4 && mask != 0 {
             let highest = 31 - mask.leading_zeros() as usize;
             let mut m = mask & ((2u32 << max_from) - 1);
             while m != 0 {
@@ -381,7 +382,7 @@ impl Gen<'_> {
         skip: u32,
         play: &mut Play,
     ) -> u32 {
-        let highest = 31 - mask.leading_zeros() as usize;
+        let highest = 31usize.saturating_sub(mask.leading_zeros() as usize);
         let mut firsts = 0u32;
         // Where the second die can be played from before the first hop; a hop changes that only
         // at its two points, unless it changes the bar or bear-off conditions.
@@ -404,7 +405,8 @@ impl Gen<'_> {
             };
             let key1 = key_delta(from, to, hit);
             let mask2 = mask_after(mask, &mid, from, to);
-            let highest2 = 31 - mask2.leading_zeros() as usize;
+            // Saturating: an empty mask (the last checker just went off) has no highest point.
+            let highest2 = 31usize.saturating_sub(mask2.leading_zeros() as usize);
             let legal2 = if from == BAR || highest2 != highest || highest2 <= 6 {
                 legal_from(&mid, mask2, dice[1], highest2)
             } else {

@@ -30,7 +30,8 @@
 //!   bytes, and sessions of our engine as follower or initiator over any byte stream
 //!   ([`dxp::session`]; `tablier dxp` runs them over TCP).
 //! * [`match_runner`]: engine against engine from balloted openings, with the score, the Elo
-//!   difference and PDN of the games (`tablier match`).
+//!   difference and PDN of the games (`tablier match`); [`results`]: a match's games kept in
+//!   a file, so that a long run can stop and go on.
 //!
 //! The codecs do no I/O; the sessions take their streams as arguments.
 #![forbid(unsafe_code)]
@@ -39,6 +40,8 @@
 pub mod dxp;
 pub mod hub;
 pub mod match_runner;
+pub mod results;
+pub mod score;
 
 mod limits;
 #[cfg(test)]

@@ -4,15 +4,18 @@
 //! program's over the Hub protocol ([`crate::hub::client::Client`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
 use rand::{Rng, SeedableRng};
 use tablier_core::Side;
 use tablier_draughts::game::{Ending, Game};
 use tablier_draughts::{Geometry, Move, Position, Variant};
-use tablier_draughts_engine::{Engine, Limits};
+use tablier_draughts_engine::{Engine, Limits, Tables, Wdl};
 
 use crate::hub::client::Client;
+use crate::results::{GameRecord, Outcome};
+pub use crate::score::{elo_summary, Tally};
 use crate::Budget;
 
 /// One side of a match: something that chooses moves in draughts games.
@@ -125,53 +128,6 @@ pub fn ballot<G: Geometry>(
     Ok(out)
 }
 
-/// Elo difference of a score fraction.
-fn elo(score: f64) -> f64 {
-    let s = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / s - 1.0).log10()
-}
-
-/// Score fraction, Elo difference and the half-width of its 95% interval (from the games'
-/// win/draw/loss variance), from wins, draws and losses.
-#[must_use]
-pub fn elo_summary(w: u32, d: u32, l: u32) -> (f64, f64, f64) {
-    let n = f64::from(w + d + l).max(1.0);
-    let s = (f64::from(w) + 0.5 * f64::from(d)) / n;
-    let var = (f64::from(w) * (1.0 - s).powi(2)
-        + f64::from(d) * (0.5 - s).powi(2)
-        + f64::from(l) * s.powi(2))
-        / n;
-    let se = (var / n).sqrt();
-    let lo = elo(s - 1.96 * se);
-    let hi = elo(s + 1.96 * se);
-    (s, elo(s), (hi - lo) / 2.0)
-}
-
-/// The score of a match so far, from the first contestant's side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Games won.
-    pub wins: u32,
-    /// Games drawn.
-    pub draws: u32,
-    /// Games lost.
-    pub losses: u32,
-}
-
-impl Tally {
-    /// Games played.
-    #[must_use]
-    pub fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// Score fraction, Elo difference and its 95% margin ([`elo_summary`]).
-    #[must_use]
-    pub fn summary(&self) -> (f64, f64, f64) {
-        elo_summary(self.wins, self.draws, self.losses)
-    }
-}
-
 /// A game as it ended.
 #[derive(Clone, Debug)]
 pub struct Finished<G: Geometry> {
@@ -185,11 +141,27 @@ pub struct Finished<G: Geometry> {
     /// Whether a contestant lost by forfeit or by an illegal move (a result the rules alone
     /// do not give).
     pub forfeit: bool,
+    /// Whether the endgame tables gave the result (see [`Rules::adjudicate`]).
+    pub adjudicated: bool,
+}
+
+/// How the games of a match are played and ended, besides the rules of the variant.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    /// What each contestant may spend on a move.
+    pub budget: Budget,
+    /// Plies after which a game still going is scored a draw.
+    pub max_plies: usize,
+    /// Endgame tables that end a game as soon as its position is in them, with the result
+    /// they give (a won ending the loser would defend forever, a dead draw), reported as
+    /// adjudicated.
+    pub adjudicate: Option<Arc<Tables>>,
 }
 
 /// Plays one game from the start of `variant` after `start_moves`: each contestant chooses
-/// its moves within `budget`; a game still going after `max_plies` plies is adjudicated a
-/// draw, and a contestant that fails to move, or plays an illegal move, loses.
+/// its moves within the budget of `rules`; a game still going after `rules.max_plies` plies
+/// is adjudicated a draw, one whose position is in the tables of `rules.adjudicate` ends
+/// with their result, and a contestant that fails to move, or plays an illegal move, loses.
 ///
 /// # Errors
 /// An opening move that is not legal, or a contestant that cannot start a new game.
@@ -198,9 +170,9 @@ pub fn play_game<G: Geometry>(
     variant: &'static Variant,
     white: &mut dyn Contestant<G>,
     black: &mut dyn Contestant<G>,
-    budget: Budget,
-    max_plies: usize,
+    rules: &Rules,
 ) -> Result<Finished<G>> {
+    let (budget, max_plies) = (rules.budget, rules.max_plies);
     let mut game = Game::<G>::start(variant)?;
     for m in start_moves {
         game.play(m)
@@ -213,6 +185,7 @@ pub fn play_game<G: Geometry>(
         winner,
         why,
         forfeit,
+        adjudicated: false,
     };
     loop {
         if let Some(ending) = game.ending() {
@@ -221,11 +194,38 @@ pub fn play_game<G: Geometry>(
                 Ending::Draw(r) => end(game, None, format!("draw ({r:?})"), false),
             });
         }
+        let side = game.position().side_to_move();
+        if let Some(wdl) = rules
+            .adjudicate
+            .as_ref()
+            .and_then(|t| t.probe(game.position()))
+        {
+            let pieces = game.position().pieces().len();
+            let (winner, why) = match wdl {
+                Wdl::Draw => (
+                    None,
+                    format!("adjudicated: a draw by the endgame tables ({pieces} pieces)"),
+                ),
+                Wdl::Win | Wdl::Loss => {
+                    let w = if wdl == Wdl::Win {
+                        side
+                    } else {
+                        side.opposite()
+                    };
+                    (
+                        Some(w),
+                        format!("adjudicated: {w} wins by the endgame tables ({pieces} pieces)"),
+                    )
+                }
+            };
+            let mut f = end(game, winner, why, false);
+            f.adjudicated = true;
+            return Ok(f);
+        }
         if game.moves().len() >= max_plies {
             let why = format!("adjudicated draw after {max_plies} plies");
             return Ok(end(game, None, why, false));
         }
-        let side = game.position().side_to_move();
         let player: &mut dyn Contestant<G> = match side {
             Side::White => white,
             Side::Black => black,
@@ -248,6 +248,8 @@ pub fn play_game<G: Geometry>(
 pub struct Round<G: Geometry> {
     /// The game's number in the match, from 1 (games `2k - 1` and `2k` share an opening).
     pub number: usize,
+    /// The index of its opening in the match's list.
+    pub opening: usize,
     /// Whether the first contestant had White.
     pub first_white: bool,
     /// How the game ended.
@@ -255,6 +257,30 @@ pub struct Round<G: Geometry> {
 }
 
 impl<G: Geometry> Round<G> {
+    /// The game as a results file keeps it (see [`crate::results`]), the contestants named
+    /// `first` and `second`.
+    #[must_use]
+    pub fn record(&self, first: &str, second: &str) -> GameRecord {
+        let first_side = if self.first_white {
+            Side::White
+        } else {
+            Side::Black
+        };
+        GameRecord {
+            opening: self.opening,
+            first_white: self.first_white,
+            outcome: match self.finished.winner {
+                None => Outcome::Draw,
+                Some(s) if s == first_side => Outcome::Win,
+                Some(_) => Outcome::Loss,
+            },
+            why: self.finished.why.clone(),
+            adjudicated: self.finished.adjudicated,
+            forfeit: self.finished.forfeit,
+            pdn: self.pdn(first, second),
+        }
+    }
+
     /// The game as PDN (Event, Round, White, Black and Termination tags), with the
     /// contestants named `first` and `second`; the result is the match's (`2-0`, `1-1`,
     /// `0-2`), adjudications and forfeits included.
@@ -291,9 +317,10 @@ impl<G: Geometry> Round<G> {
 }
 
 /// A match of `first` against `second`: every opening of `openings` played twice, `first`
-/// having White in the first game, each move within `budget`, games adjudicated drawn after
-/// `max_plies` plies. `stop` is looked at before each game (the match ends there when it is
-/// set); `on_game` hears each game with the score so far. Returns the score.
+/// having White in the first game, under `rules`; the games for which `done(opening,
+/// first_white)` holds (played in an earlier run, see [`crate::results`]) are skipped.
+/// `stop` is looked at before each game (the match ends there when it is set); `on_game`
+/// hears each game with the score of this run so far. Returns this run's score.
 ///
 /// # Errors
 /// A game that cannot be played ([`play_game`]).
@@ -303,8 +330,8 @@ pub fn play_match<G: Geometry>(
     variant: &'static Variant,
     first: &mut dyn Contestant<G>,
     second: &mut dyn Contestant<G>,
-    budget: Budget,
-    max_plies: usize,
+    rules: &Rules,
+    done: &dyn Fn(usize, bool) -> bool,
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&Round<G>, &Tally),
 ) -> Result<Tally> {
@@ -314,10 +341,13 @@ pub fn play_match<G: Geometry>(
             if stop.load(Ordering::Relaxed) {
                 break 'outer;
             }
+            if done(i, first_white) {
+                continue;
+            }
             let finished = if first_white {
-                play_game(opening, variant, first, second, budget, max_plies)?
+                play_game(opening, variant, first, second, rules)?
             } else {
-                play_game(opening, variant, second, first, budget, max_plies)?
+                play_game(opening, variant, second, first, rules)?
             };
             let our_side = if first_white {
                 Side::White
@@ -331,6 +361,7 @@ pub fn play_match<G: Geometry>(
             }
             let round = Round {
                 number: 2 * i + usize::from(!first_white) + 1,
+                opening: i,
                 first_white,
                 finished,
             };
@@ -338,18 +369,4 @@ pub fn play_match<G: Geometry>(
         }
     }
     Ok(tally)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn elo_figures() {
-        let (s, e, m) = elo_summary(60, 20, 20);
-        assert!((s - 0.7).abs() < 1e-9);
-        assert!((e - 147.2).abs() < 1.0);
-        assert!(m > 30.0 && m < 120.0);
-        assert_eq!(elo_summary(10, 0, 10).1.round(), 0.0);
-    }
 }

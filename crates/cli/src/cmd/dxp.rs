@@ -120,6 +120,7 @@ fn session(stream: TcpStream, args: &DxpArgs, engine: Engine<G10>) -> Result<Ses
         name: engine_name(),
         move_time: move_time(args)?,
         max_plies: args.max_plies,
+        adjudicate: None,
     };
     let transcript = args.transcript;
     Ok(Session::new(
@@ -200,6 +201,7 @@ fn run_initiator(addr: &str, args: &DxpArgs) -> Result<()> {
         minutes: args.time_per_game_min,
         moves: args.moves,
         start,
+        first_colour: tablier_core::Side::White,
     };
     let played = s.initiate(&addr, &series, &mut |number, played| {
         println!("{}", played.line(number));

@@ -19,7 +19,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use tablier_core::Side;
 use tablier_draughts::game::{DrawReason, Ending, Game};
 use tablier_draughts::{fen, notation, Move, Position, G10, INTERNATIONAL};
-use tablier_draughts_engine::{Engine, Limits, TimeControl};
+use tablier_draughts_engine::{Engine, Limits, Tables, TimeControl, Wdl};
 
 use super::message::{
     colour_char, parse, position_squares, side_name, start_position, DxpMove, EndReason,
@@ -95,7 +95,7 @@ pub enum Note<'a> {
 type Notes = Box<dyn FnMut(Note<'_>)>;
 
 /// How our side plays.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Our name in GAMEREQ and GAMEACC messages (at most 32 characters are sent).
     pub name: String,
@@ -104,11 +104,15 @@ pub struct Options {
     /// End a game without result (GAMEEND reason 0, with a chat) once this many plies have
     /// been played and it is our turn.
     pub max_plies: Option<u32>,
+    /// Adjudicate by these endgame tables: once the position on the board (at our turn) is
+    /// in them, the game ends with the result they give (GAMEEND with our claim, a chat
+    /// saying why), and [`Played::adjudicated`] says so.
+    pub adjudicate: Option<Arc<Tables>>,
 }
 
 /// The games an initiator asks for: `games` games from `start`, colours alternating (we
-/// take White in the first), each player having `minutes` for `moves` moves (0: the whole
-/// game).
+/// take `first_colour` in the first), each player having `minutes` for `moves` moves (0: the
+/// whole game).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Series {
     /// Games to play.
@@ -119,7 +123,16 @@ pub struct Series {
     pub moves: u16,
     /// The position every game starts from.
     pub start: Position<G10>,
+    /// Our colour in the first game.
+    pub first_colour: Side,
 }
+
+/// The other side broke the protocol during a game (an illegal or unreadable move): the
+/// game is lost by it, and the connection is closed. Sessions return it inside their
+/// [`anyhow::Error`]; a match runner finds it with `downcast_ref` and scores a forfeit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Forfeit(pub String);
 
 /// What the reading thread hands over.
 enum Incoming {
@@ -341,6 +354,11 @@ pub struct Played {
     pub plies: usize,
     /// The other side's stop code 1: no more games on this connection.
     pub peer_stop: bool,
+    /// Whether the result was given by our endgame tables ([`Options::adjudicate`]) rather
+    /// than played out.
+    pub adjudicated: bool,
+    /// The game as played, from the position it started from.
+    pub game: Game<G10>,
 }
 
 impl Played {
@@ -388,6 +406,7 @@ pub struct Session {
     name: String,
     move_time: Option<Duration>,
     max_plies: Option<u32>,
+    adjudicate: Option<Arc<Tables>>,
 }
 
 /// The game being played.
@@ -412,6 +431,8 @@ impl Current {
             why,
             plies: self.game.moves().len(),
             peer_stop,
+            adjudicated: false,
+            game: self.game.clone(),
         }
     }
 }
@@ -432,6 +453,7 @@ impl Session {
             name: options.name,
             move_time: options.move_time,
             max_plies: options.max_plies,
+            adjudicate: options.adjudicate,
         }
     }
 
@@ -527,7 +549,7 @@ impl Session {
             stop: true,
         });
         self.conn.close();
-        anyhow!("{what}")
+        anyhow::Error::new(Forfeit(what.to_owned()))
     }
 
     /// A BACKREQ: replays the game up to the position named, or refuses.
@@ -580,6 +602,38 @@ impl Session {
                         return self.end_game(&cur, EndReason::Draw, Score::Draw, why);
                     }
                     None => {}
+                }
+                if let Some(wdl) = self
+                    .adjudicate
+                    .as_ref()
+                    .and_then(|t| t.probe(cur.game.position()))
+                {
+                    // The side to move is us.
+                    let (reason, score) = match wdl {
+                        Wdl::Win => (EndReason::Win, Score::Win),
+                        Wdl::Draw => (EndReason::Draw, Score::Draw),
+                        Wdl::Loss => (EndReason::GiveUp, Score::Loss),
+                    };
+                    let pieces = cur.game.position().pieces().len();
+                    let why = match score {
+                        Score::Draw => {
+                            format!("adjudicated: a draw by the endgame tables ({pieces} pieces)")
+                        }
+                        _ => {
+                            let winner = if score == Score::Win {
+                                cur.us
+                            } else {
+                                cur.us.opposite()
+                            };
+                            format!(
+                                "adjudicated: {} wins by the endgame tables ({pieces} pieces)",
+                                side_name(winner)
+                            )
+                        }
+                    };
+                    let mut played = self.end_game(&cur, reason, score, why)?;
+                    played.adjudicated = true;
+                    return Ok(played);
                 }
                 if let Some(cap) = self.max_plies {
                     if cur.game.moves().len() >= cap as usize {
@@ -830,7 +884,11 @@ impl Session {
         };
         let mut played: Vec<Played> = Vec::new();
         for g in 0..series.games {
-            let us = if g % 2 == 0 { Side::White } else { Side::Black };
+            let us = if g % 2 == 0 {
+                series.first_colour
+            } else {
+                series.first_colour.opposite()
+            };
             self.conn.send(&Message::GameReq(GameRequest {
                 version: VERSION,
                 initiator: self.name.clone(),
@@ -967,6 +1025,7 @@ mod socket_tests {
             name: name.to_string(),
             move_time: Some(Duration::from_millis(5)),
             max_plies,
+            adjudicate: None,
         };
         let engine = Engine::<G10>::new(&INTERNATIONAL, 1);
         Session::new(transport(s), engine, options, |_| {})
@@ -990,6 +1049,7 @@ mod socket_tests {
             minutes: 1,
             moves: 0,
             start: Position::start(&INTERNATIONAL).unwrap(),
+            first_colour: Side::White,
         };
         let mut numbers = Vec::new();
         let played = s

@@ -1,0 +1,167 @@
+//! `tablier match` against a DXP follower over real TCP (our own `tablier dxp --listen`, the
+//! same protocol Scan 2.0 and Moby Dam speak): balloted openings played with both colours,
+//! endgame-table adjudication reported as such, the PDN of every game, and a results file
+//! that a later run goes on from (and that a run under other settings refuses).
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+
+const TABLIER: &str = env!("CARGO_BIN_EXE_tablier");
+
+/// A follower on a free port, thinking 20 ms a move; killed when dropped.
+struct Follower {
+    child: Child,
+    addr: String,
+}
+
+impl Follower {
+    fn start() -> Follower {
+        let mut child = Command::new(TABLIER)
+            .args([
+                "dxp",
+                "--listen",
+                "127.0.0.1:0",
+                "--move-time",
+                "0.02",
+                "--tables",
+                "0",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        out.read_line(&mut first).unwrap();
+        // The follower prints each game's result: its output is read to the end.
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        let addr = first
+            .trim()
+            .rsplit(' ')
+            .next()
+            .unwrap_or_else(|| panic!("no address in {first:?}"))
+            .to_string();
+        Follower { child, addr }
+    }
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn tablier_match(f: &Follower, games: &str, dir: &Path, extra: &[&str]) -> Output {
+    let opponent = format!("dxp://{}", f.addr);
+    let results = dir.join("results.jsonl");
+    let pdn = dir.join("games.pdn");
+    let mut args = vec![
+        "match".to_string(),
+        "--opponent".into(),
+        opponent,
+        "--games".into(),
+        games.into(),
+        "--move-time".into(),
+        "0.02".into(),
+        "--adjudicate".into(),
+        "--results".into(),
+        results.display().to_string(),
+        "--pdn".into(),
+        pdn.display().to_string(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    Command::new(TABLIER).args(&args).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn a_dxp_match_keeps_its_games_and_goes_on_from_them() {
+    let dir = std::env::temp_dir().join(format!("tablier-dxp-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let follower = Follower::start();
+
+    let first = tablier_match(&follower, "2", &dir, &[]);
+    assert!(first.status.success(), "{}", text(&first));
+    let out = String::from_utf8_lossy(&first.stdout).to_string();
+    assert!(out.contains("tablier vs tablier"), "{out}");
+    assert!(out.contains(": 2 games (international"), "{out}");
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert_eq!(
+        results.lines().count(),
+        3,
+        "a header and two games: {results}"
+    );
+    assert!(results
+        .lines()
+        .nth(1)
+        .unwrap()
+        .contains("\"first_white\":true"));
+    assert!(results
+        .lines()
+        .nth(2)
+        .unwrap()
+        .contains("\"first_white\":false"));
+
+    // Two more openings: only the new games are played; the score counts all four.
+    let second = tablier_match(&follower, "4", &dir, &[]);
+    assert!(second.status.success(), "{}", text(&second));
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(err.contains("2 games already in"), "{err}");
+    let out = String::from_utf8_lossy(&second.stdout).to_string();
+    assert!(out.contains(": 4 games (international"), "{out}");
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert_eq!(results.lines().count(), 5, "{results}");
+    let (w, d, l) = score(&out);
+    assert_eq!(w + d + l, 4, "{out}");
+
+    // Every game is in the PDN, each replays by the rules from its balloted position, and
+    // its termination says how it ended (adjudications included).
+    let pdn = std::fs::read_to_string(dir.join("games.pdn")).unwrap();
+    assert_eq!(pdn.matches("[Event \"tablier match\"]").count(), 4, "{pdn}");
+    assert_eq!(pdn.matches("[FEN ").count(), 4, "balloted starts: {pdn}");
+    let replay = Command::new(TABLIER)
+        .args(["draughts", "replay"])
+        .arg(dir.join("games.pdn"))
+        .output()
+        .unwrap();
+    assert!(replay.status.success(), "{}", text(&replay));
+    let adjudicated = results.matches("\"adjudicated\":true").count();
+    assert_eq!(
+        pdn.matches("[Termination \"adjudicated: ").count(),
+        adjudicated,
+        "{pdn}"
+    );
+
+    // Another time control: the file is not mixed with.
+    let other = tablier_match(&follower, "4", &dir, &["--time-per-game-min", "3"]);
+    assert!(!other.status.success());
+    assert!(
+        text(&other).contains("holds the games of another match"),
+        "{}",
+        text(&other)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Wins, draws and losses from the `+W =D -L` line.
+fn score(out: &str) -> (u32, u32, u32) {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with('+'))
+        .unwrap_or_else(|| panic!("no score line: {out}"));
+    let mut it = line
+        .split_whitespace()
+        .take(3)
+        .map(|t| t[1..].parse::<u32>().unwrap());
+    (it.next().unwrap(), it.next().unwrap(), it.next().unwrap())
+}

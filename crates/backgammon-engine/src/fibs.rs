@@ -182,6 +182,69 @@ pub fn parse_board(line: &str) -> Result<BoardLine, BoardError> {
     })
 }
 
+/// The decision an XGID asks for, as a [`BoardLine`]: the position from the player on turn
+/// (for a pending double, `D`, the doubler, as gnubg writes it), the dice, and the cube with
+/// the match's score, Crawford game and money rules.
+///
+/// ```
+/// use tablier_backgammon::xgid::Xgid;
+/// use tablier_backgammon::{Position, Roll};
+/// use tablier_backgammon_engine::fibs::board_from_xgid;
+///
+/// let x = Xgid::parse("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10").unwrap();
+/// let b = board_from_xgid(&x).unwrap();
+/// assert_eq!(b.position, Position::start());
+/// assert_eq!(b.dice, Roll::new(5, 2));
+/// assert!(!b.doubled && b.cube.jacoby && b.cube.beavers);
+/// ```
+///
+/// # Errors
+/// [`BoardError::Dice`] for dice out of range, [`BoardError::Position`] for a beaver or
+/// raccoon pending (`B`, `R`), which has no answer here.
+pub fn board_from_xgid(x: &tablier_backgammon::xgid::Xgid) -> Result<BoardLine, BoardError> {
+    use tablier_backgammon::xgid::{XgDice, XgSide};
+    let me = x.turn;
+    let (dice, doubled) = match x.dice {
+        XgDice::ToRoll => (None, false),
+        XgDice::Doubled => (None, true),
+        XgDice::Rolled(a, b) => (
+            Some(Roll::new(a, b).ok_or(BoardError::Dice(i32::from(a), i32::from(b)))?),
+            false,
+        ),
+        XgDice::Beavered | XgDice::Raccooned => {
+            return Err(BoardError::Position(
+                "a beaver or raccoon pending: nothing to decide here".into(),
+            ))
+        }
+    };
+    let (mine, theirs) = match me {
+        XgSide::Bottom => (x.score_bottom, x.score_top),
+        XgSide::Top => (x.score_top, x.score_bottom),
+    };
+    let ml = u32::from(x.match_length);
+    let away_one = ml > 0 && (u32::from(mine) + 1 == ml || u32::from(theirs) + 1 == ml);
+    Ok(BoardLine {
+        position: x.position_on_turn(),
+        dice,
+        cube: CubeInfo {
+            value: x.cube,
+            owner: match x.cube_owner {
+                None => Owner::Centre,
+                Some(s) if s == me => Owner::Me,
+                Some(_) => Owner::Opponent,
+            },
+            match_length: ml,
+            score: [u32::from(mine), u32::from(theirs)],
+            crawford: away_one && x.crawford,
+            post_crawford: away_one && !x.crawford,
+            jacoby: ml == 0 && x.jacoby,
+            beavers: ml == 0 && x.beaver,
+        },
+        doubled,
+        resignation: 0,
+    })
+}
+
 /// The answer to a board line: a play in gnubg's plain notation (`8/5 6/5`, 25 = bar,
 /// 0 = off; empty when nothing can be played), or a cube or resignation word.
 pub fn answer(

@@ -9,7 +9,7 @@ mod common;
 
 use cmd::{
     analyse, backgammon, bench, convert, draughts, dxp, gnubg_external, hub, perft, r#match,
-    rollout, serve, train, trictrac, verify,
+    rollout, serve, train, trictrac, ubgi, verify,
 };
 
 #[derive(Parser)]
@@ -62,12 +62,14 @@ enum Command {
     Rollout(rollout::RolloutArgs),
     /// The backgammon engine as gnubg's external player (TCP), so gnubg can host matches.
     GnubgExternal(gnubg_external::ExternalArgs),
+    /// The backgammon engine over UBGI (stdin/stdout), for backgammon runners and leagues.
+    Ubgi(ubgi::UbgiArgs),
 }
 
 /// Whether a command must outlive a peer that hangs up: the network servers and clients
 /// (`serve`, `dxp`, `gnubg-external`, `bench load`) and the commands that write to another
 /// program's standard input (`match` against a Hub engine, `bench backgammon-eval` against
-/// gnubg). For them a broken pipe stays an error they handle (Rust's default: SIGPIPE
+/// gnubg, `bench ubgi` to its two engines). For them a broken pipe stays an error they handle (Rust's default: SIGPIPE
 /// ignored); every other command dies of it quietly, as `cat` does.
 fn survives_broken_pipes(command: &Command) -> bool {
     matches!(
@@ -76,7 +78,11 @@ fn survives_broken_pipes(command: &Command) -> bool {
             | Command::Dxp(_)
             | Command::GnubgExternal(_)
             | Command::Match(_)
-            | Command::Bench(bench::BenchCommand::Load(_) | bench::BenchCommand::BackgammonEval(_))
+            | Command::Bench(
+                bench::BenchCommand::Load(_)
+                    | bench::BenchCommand::BackgammonEval(_)
+                    | bench::BenchCommand::Ubgi(_)
+            )
     )
 }
 
@@ -113,6 +119,7 @@ fn main() {
         Command::Train(cmd) => train::run(&cmd),
         Command::Rollout(args) => rollout::run(&args),
         Command::GnubgExternal(args) => gnubg_external::run(&args),
+        Command::Ubgi(args) => ubgi::run(&args),
     };
     if let Err(e) = result {
         eprintln!("tablier: {e:#}");
@@ -144,6 +151,7 @@ mod tests {
             &["bench", "load"],
             &["bench", "backgammon-eval"],
             &["match", "--opponent", "tablier"],
+            &["bench", "ubgi", "--opponent", "x"],
         ] {
             assert!(survives_broken_pipes(&command(args)), "{args:?}");
         }
@@ -152,6 +160,7 @@ mod tests {
             &["draughts", "moves"],
             &["convert", "x.mat"],
             &["hub"],
+            &["ubgi"],
             &["bench", "perft"],
         ] {
             assert!(!survives_broken_pipes(&command(args)), "{args:?}");

@@ -15,4 +15,5 @@ pub mod rollout;
 pub mod serve;
 pub mod train;
 pub mod trictrac;
+pub mod ubgi;
 pub mod verify;

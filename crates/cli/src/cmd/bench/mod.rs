@@ -9,6 +9,7 @@ pub mod egtb;
 pub mod load;
 pub mod perft;
 pub mod search;
+pub mod ubgi;
 
 /// `tablier bench ...`.
 #[derive(Subcommand)]
@@ -25,6 +26,9 @@ pub enum BenchCommand {
     Egtb(egtb::BenchEgtbArgs),
     /// Backgammon 0-ply evaluation speed (positions/second), against gnubg_nn's 0-ply.
     BackgammonEval(backgammon::BenchEvalArgs),
+    /// Two UBGI backgammon engines in money games with duplicate dice: points per game and its
+    /// standard error.
+    Ubgi(ubgi::BenchUbgiArgs),
 }
 
 /// Runs a benchmark.
@@ -36,5 +40,6 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Search(args) => search::run(&args),
         BenchCommand::Egtb(args) => egtb::run(&args),
         BenchCommand::BackgammonEval(args) => backgammon::eval(&args),
+        BenchCommand::Ubgi(args) => ubgi::run(&args),
     }
 }

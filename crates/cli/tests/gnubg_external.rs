@@ -118,3 +118,56 @@ fn gnubg_hosts_a_3_point_match_against_tablier() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `scripts/bg-vs-gnubg.sh`: gnubg hosts one pair of duplicate-dice money games (gnubg at
+/// 0-ply, tablier level 3 in each seat); the results file makes the run resumable and
+/// refuses other settings.
+#[test]
+fn duplicate_money_games_hosted_by_gnubg_are_resumable() {
+    assert!(Path::new(GNUBG).exists(), "{GNUBG} is missing");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let dir = std::env::temp_dir().join(format!("tablier-bg-dup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("games.jsonl");
+    let run = |plies: &str| {
+        let out = Command::new("bash")
+            .arg(root.join("scripts/bg-vs-gnubg.sh"))
+            .args(["3", plies, "1", "17", "0"])
+            .arg(&results)
+            .env("TABLIER_BIN", env!("CARGO_BIN_EXE_tablier"))
+            .output()
+            .expect("bash runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+        )
+    };
+    let (ok, out) = run("0");
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("RESULT: tablier against gnubg 0-ply, 2 money games (1 duplicate pairs)"),
+        "{out}"
+    );
+    assert!(out.contains("thinking time: tablier"), "{out}");
+    let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
+    // The settings and one line a game.
+    assert_eq!(lines(&results), 3);
+    let text = std::fs::read_to_string(&results).unwrap();
+    let seats: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| if l.contains("\"tablier\": 0") { "X" } else { "O" })
+        .collect();
+    assert_eq!(seats, ["X", "O"], "{text}");
+    // Again: nothing left to play, the same score.
+    let (ok, again) = run("0");
+    assert!(ok, "{again}");
+    assert_eq!(lines(&results), 3);
+    let result = |s: &str| s.lines().find(|l| l.starts_with("RESULT")).map(str::to_string);
+    assert_eq!(result(&again), result(&out));
+    // Other settings on the same file: refused, the file untouched.
+    let (ok, other) = run("1");
+    assert!(!ok && other.contains("REFUSED"), "{other}");
+    assert_eq!(lines(&results), 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}

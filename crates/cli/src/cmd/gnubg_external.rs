@@ -38,6 +38,11 @@ pub struct ExternalArgs {
     /// Print every line received and every answer on stderr.
     #[arg(long)]
     verbose: bool,
+    /// Keep this file up to date with the decisions answered and the seconds spent on them
+    /// (`decisions N seconds S`, rewritten after each answer), for benchmarks that compare
+    /// thinking times.
+    #[arg(long)]
+    stats: Option<PathBuf>,
 }
 
 /// Runs `tablier gnubg-external`: gnubg (`set player N external HOST:PORT`) connects, sends a
@@ -56,6 +61,7 @@ pub fn run(args: &ExternalArgs) -> Result<()> {
     std::io::stdout().flush()?;
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let mut s = Scratch::default();
+    let (mut answered, mut thinking) = (0u64, 0f64);
     loop {
         let (stream, peer) = listener.accept()?;
         eprintln!("gnubg connected from {peer}");
@@ -76,7 +82,18 @@ pub fn run(args: &ExternalArgs) -> Result<()> {
             let reply = match parse_board(line) {
                 Ok(req) => {
                     decisions += 1;
-                    answer(&ev, &req, &player, &mut rng, &mut s)
+                    let started = std::time::Instant::now();
+                    let reply = answer(&ev, &req, &player, &mut rng, &mut s);
+                    answered += 1;
+                    thinking += started.elapsed().as_secs_f64();
+                    if let Some(path) = &args.stats {
+                        std::fs::write(
+                            path,
+                            format!("decisions {answered} seconds {thinking:.3}\n"),
+                        )
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    }
+                    reply
                 }
                 Err(e) => {
                     eprintln!("refused {line:?}: {e}");

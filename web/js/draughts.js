@@ -5,9 +5,29 @@ import { el, text, svgPoint, lower, button, esc } from './svg.js';
 
 const S = 60; // square size
 
+const VARIANT_NAMES = { 'french-old': 'Old French rules (souffler)' };
+
 export function title(s) {
   const v = s.view?.variant || s.spec.variant || 'international';
-  return `Draughts · ${v[0].toUpperCase()}${v.slice(1)}`;
+  return `Draughts · ${VARIANT_NAMES[v] || v[0].toUpperCase() + v.slice(1)}`;
+}
+
+// The old French rules: the view lists the huffable men, and actions other than moves
+// (huff `s21`, force `f21`, ...) are kinds of their own.
+const isFrench = (s) => Array.isArray(s?.view?.huffable);
+const isMove = (m) => !m.kind || m.kind === 'move';
+const HUFF = /^s(\d+)$/;
+const FORCE = /^f(\d+)$/;
+
+// What the opponent's last turn did to you under the old French rules: the man he huffed.
+function huffedMine(s, you) {
+  const log = s.log.filter((a) => a.side && !a.action.startsWith('!'));
+  const other = you === 'white' ? 'black' : 'white';
+  for (let i = log.length - 1; i >= 0 && log[i].side === other; i--) {
+    const m = HUFF.exec(log[i].action);
+    if (m) return Number(m[1]);
+  }
+  return null;
 }
 
 export function rowCol(sq, n) {
@@ -36,14 +56,30 @@ export function moveRows(s) {
   // Moves taken back are left out; the list shows the game as it stands.
   const undone = new Set(s.undone || []);
   const log = s.log.filter((a) => !undone.has(a.n));
-  const last = [...log].reverse().find((a) => a.side && !a.action.startsWith('!'));
+  const last = [...log].reverse().find((a) => a.side && !a.action.startsWith('!') && !HUFF.test(a.action) && !FORCE.test(a.action));
+  // Old French rules: a huff is part of the huffer's move (as the PDN writes it); a forced
+  // capture replaces the fault it corrects, which stays visible struck out.
+  let prefix = { white: '', black: '' };
   for (const a of log) {
     if (a.action.startsWith('!')) {
       if (a.action === '!draw-decline' || a.action === '!draw-offer' || a.action === '!draw-accept' || a.action === '!resign' || a.action === '!flag' || a.action === '!takeback-accept')
         rows.push({ cells: [`<span class="meta">${a.side} ${metaText(a.action)}</span>`], span: 2 });
       continue;
     }
-    const cell = `<span class="${a === last ? 'last' : ''}" data-n="${a.n}">${esc(a.action)}</span>`;
+    const huff = HUFF.exec(a.action);
+    if (huff) { prefix[a.side] += `<span class="huff" title="soufflé: the man on ${huff[1]} is removed">souffle ${huff[1]}</span> `; continue; }
+    const force = FORCE.exec(a.action);
+    if (force) {
+      const other = a.side === 'white' ? 'black' : 'white';
+      if (row && row.cells.length) {
+        const fault = row.cells.pop();
+        prefix[other] += `<s class="fault">${fault}</s> <span class="huff">obligé à prendre</span> `;
+        if (!row.cells.length) { rows.pop(); n--; row = rows.length ? rows[rows.length - 1] : null; if (row && !row.n) row = null; }
+      }
+      continue;
+    }
+    const cell = `${prefix[a.side]}<span class="${a === last ? 'last' : ''}" data-n="${a.n}">${esc(a.action)}</span>`;
+    prefix[a.side] = '';
     if (!row || row.cells.length === 2) {
       n++;
       row = { n: n + '.', cells: [cell] };
@@ -63,6 +99,15 @@ export function playerExtra(s, side) {
 
 export function statusHint(s, you) {
   if (s.actor !== you || !s.view) return '';
+  if (isFrench(s)) {
+    const said = [];
+    const huffed = huffedMine(s, you);
+    if (huffed) said.push(`your opponent huffed (a soufflé) your man on ${huffed}`);
+    const huffable = s.view.legal.filter((m) => m.kind === 'huff').map((m) => m.path[0]);
+    if (huffable.length) said.push(`your opponent did not take all he could: you may huff (souffler) ${huffable.length > 1 ? 'the men on ' : 'the man on '}${huffable.join(' or ')}, make him take (obliger à prendre), or let it stand and play (laisser)`);
+    else if (s.view.legal.some((m) => isMove(m) && m.captured.length)) said.push('capturing is not compulsory, but a man that does not take all it can may be huffed');
+    return said.join('; ');
+  }
   if (s.view.legal.some((m) => m.captured.length)) {
     const most = Math.max(...s.view.legal.map((m) => m.captured.length));
     return most > 1 ? `you must capture ${most} pieces` : 'you must capture';
@@ -93,7 +138,10 @@ export function create(container, controls, ctx) {
   let ambiguous = null; // the legal moves still candidates after choosing start and end
   let drag = null;
 
-  const myMoves = () => (st && st.actor === you && !st.result && st.view ? st.view.legal : []);
+  const myMoves = () => (st && st.actor === you && !st.result && st.view ? st.view.legal.filter(isMove) : []);
+  // The old French rules' other actions (huff, force), answered with buttons.
+  const myOthers = () => (st && st.actor === you && !st.result && st.view ? st.view.legal.filter((m) => !isMove(m)) : []);
+  let letStand = -1; // the version at which the player chose to let a fault stand
   const xy = (sq) => {
     let [r, c] = rowCol(sq, n);
     if (flipped) { r = n - 1 - r; c = n - 1 - c; }
@@ -153,6 +201,17 @@ export function create(container, controls, ctx) {
       const p = piece(g, sq, s, king, movable.has(sq) ? { class: 'piece movable' } : {});
       if (drag && drag.sq === sq) p.setAttribute('opacity', '0.35');
     }
+    // Old French rules: where your man was huffed, a cross.
+    const gone = isFrench(st) && you && st.actor === you ? huffedMine(st, you) : null;
+    if (gone) {
+      const [x, yy] = xy(gone); const m = S * 0.3;
+      el('path', { d: `M${x + m} ${yy + m} L${x + S - m} ${yy + S - m} M${x + S - m} ${yy + m} L${x + m} ${yy + S - m}`, class: 'huffed-mark', 'data-huffed': gone }, g);
+    }
+    // Old French rules: the men that may be huffed, ringed.
+    for (const sq of st.view?.huffable || []) {
+      const [x, yy] = xy(sq);
+      el('circle', { cx: x + S / 2, cy: yy + S / 2, r: S * 0.46, class: 'huffable', 'data-huffable': sq }, g);
+    }
     if (ambiguous) {
       // The path chooser: mark the squares that tell the remaining moves apart.
       const dist = distinguishing(ambiguous);
@@ -189,6 +248,22 @@ export function create(container, controls, ctx) {
       for (const m of ambiguous) button(controls, m.notation + (m.captured.length ? ` (takes ${m.captured.join(', ')})` : ''), () => play(m), '', { 'data-move': m.notation });
       button(controls, 'Cancel', () => { sel = null; ambiguous = null; chosen = []; render(st, you, flipped); });
     } else if (st && st.actor === you && !st.result) {
+      const others = myOthers();
+      if (others.length && letStand !== st.v) {
+        // Souffler, obliger à prendre, or laisser (play a move: the fault stands).
+        const h = document.createElement('span');
+        h.className = 'hint';
+        h.textContent = 'The man that did not take all it could:';
+        controls.appendChild(h);
+        for (const m of others) {
+          const sq = m.path[0];
+          const label = m.kind === 'huff' ? `Souffler ${sq}` : m.kind === 'force' ? `Obliger à prendre (${sq})` : m.notation;
+          const tip = m.kind === 'huff' ? 'Remove that man, then play your move' : m.kind === 'force' ? 'Your opponent takes his move back and must make the largest capture with that man' : '';
+          button(controls, label, () => play(m), '', { 'data-move': m.notation, title: tip });
+        }
+        button(controls, 'Laisser', () => { letStand = st.v; render(st, you, flipped); }, '', { 'data-move': 'laisser', title: 'Let the fault stand and play your move' });
+        return;
+      }
       const h = document.createElement('span');
       h.className = 'hint';
       h.textContent = sel ? 'Click a green dot (or drag the piece) to move.' : 'Click or drag a piece to move it.';

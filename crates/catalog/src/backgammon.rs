@@ -6,7 +6,7 @@ use tablier_backgammon_engine::eval::{Evaluator, Scratch};
 use tablier_backgammon_engine::player::MatchPlayer;
 use tablier_core::{Player, Side};
 
-use crate::export::Export;
+use crate::export::{termination, Export, ExportInfo};
 use crate::spec::{Family, GameSpec, SpecError, MAX_MATCH_LENGTH};
 use crate::table::Listed;
 
@@ -95,21 +95,51 @@ impl Listed for Match {
         })
     }
 
-    /// The `.mat` match file of every action so far (gnubg's layout); if the actions do not
-    /// make a match file (which the rules' own checks rule out), the position as a GNUbgID.
-    fn export(&self, history: &[Self::Action]) -> Export {
-        match tablier_backgammon::record::to_mat(*self.options(), ["white", "black"], history) {
-            Ok(file) => Export {
-                mime: "text/plain; charset=utf-8",
-                extension: "mat",
-                text: file.to_string(),
-            },
+    /// The `.mat` match file of every action so far (gnubg's layout), with gnubg's header
+    /// lines (event, date, players) and, for a game the table ended by a flag, a note of it
+    /// (the .mat layout has no entry for it); if the actions do not make a match file (which
+    /// the rules' own checks rule out), the position as a GNUbgID.
+    fn export(&self, history: &[Self::Action], info: &ExportInfo) -> Export {
+        // gnubg reads a .mat name up to the blank before its colon: no blanks in names.
+        let [white, black] = [(0, "white"), (1, "black")]
+            .map(|(i, default)| non_empty(&info.players[i], default).replace(' ', "_"));
+        let names = [white.as_str(), black.as_str()];
+        match tablier_backgammon::record::to_mat(*self.options(), names, history) {
+            Ok(mut file) => {
+                let mut tags = Vec::new();
+                if !info.event.is_empty() {
+                    tags.push(format!("[Event \"{}\"]", info.event));
+                }
+                if !info.date.is_empty() {
+                    tags.push(format!("[EventDate \"{}\"]", info.date));
+                }
+                tags.push(format!("[Player 1 \"{}\"]", names[0]));
+                tags.push(format!("[Player 2 \"{}\"]", names[1]));
+                if let Some(words) = info.result.as_ref().and_then(termination) {
+                    tags.push(format!("[Termination \"{words}\"]"));
+                }
+                file.tags = tags;
+                Export {
+                    mime: "text/plain; charset=utf-8",
+                    extension: "mat",
+                    text: file.to_string(),
+                }
+            }
             Err(_) => Export {
                 mime: "text/plain; charset=utf-8",
                 extension: "txt",
                 text: tablier_backgammon::record::gnubg_id(self),
             },
         }
+    }
+}
+
+/// `name`, or `default` when it is empty.
+fn non_empty<'a>(name: &'a str, default: &'a str) -> &'a str {
+    if name.is_empty() {
+        default
+    } else {
+        name
     }
 }
 
@@ -206,10 +236,25 @@ mod tests {
             };
             t.apply(&text).unwrap();
         }
-        let file = t.export();
+        let file = t.export(&crate::ExportInfo {
+            players: ["tablier level 2".into(), "Anonymous".into()],
+            date: "2026.11.25".into(),
+            event: "tablier".into(),
+            result: None,
+        });
         assert_eq!(file.extension, "mat");
         let read = tablier_backgammon::mat::MatchFile::parse(&file.text).unwrap();
         assert_eq!(read.match_length, 3);
+        assert_eq!(
+            read.tags,
+            [
+                "[Event \"tablier\"]",
+                "[EventDate \"2026.11.25\"]",
+                "[Player 1 \"tablier_level_2\"]",
+                "[Player 2 \"Anonymous\"]"
+            ]
+        );
+        assert_eq!(read.games[0].players, ["tablier_level_2", "Anonymous"]);
         tablier_backgammon::record::replay_mat(&read, options(&spec).unwrap()).unwrap();
     }
 }

@@ -8,7 +8,7 @@ use tablier_draughts::{Geometry, Position, Variant};
 use tablier_draughts_engine::player::LevelPlayer;
 use tablier_draughts_engine::{Engine, Limits};
 
-use crate::export::Export;
+use crate::export::{termination, Export, ExportInfo};
 use crate::spec::{Family, SpecError, DRAUGHTS_VARIANTS};
 use crate::table::{boxed, Listed, Table};
 
@@ -86,8 +86,45 @@ fn review<G: Geometry>(pos: &Position<G>, over: Option<Outcome>) -> f64 {
     }
 }
 
-/// The game as PDN.
-fn pdn(game: tablier_draughts::pdn::PdnGame) -> Export {
+/// The PDN tags of `info` that it has: event, date, players.
+fn header(info: &ExportInfo) -> Vec<(&str, &str)> {
+    [
+        ("Event", info.event.as_str()),
+        ("Date", info.date.as_str()),
+        ("White", info.players[0].as_str()),
+        ("Black", info.players[1].as_str()),
+    ]
+    .into_iter()
+    .filter(|(_, v)| !v.is_empty())
+    .collect()
+}
+
+/// The game as PDN; a game the table ended (a resignation, a flag, an agreed draw) gets its
+/// real result, in the variant's style, and a `Termination` tag that says how.
+fn pdn(
+    mut game: tablier_draughts::pdn::PdnGame,
+    info: &ExportInfo,
+    international_style: bool,
+) -> Export {
+    if let Some((r, words)) = info
+        .result
+        .as_ref()
+        .and_then(|r| termination(r).map(|w| (r, w)))
+    {
+        let token = match (r.winner, international_style) {
+            (None, true) => "1-1",
+            (None, false) => "1/2-1/2",
+            (Some(Side::White), true) => "2-0",
+            (Some(Side::Black), true) => "0-2",
+            (Some(Side::White), false) => "1-0",
+            (Some(Side::Black), false) => "0-1",
+        };
+        game.tags
+            .retain(|(n, _)| n != "Result" && n != "Termination");
+        game.tags.push(("Result".into(), token.into()));
+        game.tags.push(("Termination".into(), words.into()));
+        game.result = Some(token.into());
+    }
     Export {
         mime: "application/x-pdn",
         extension: "pdn",
@@ -110,11 +147,14 @@ impl<G: Geometry> Listed for Game<G> {
         Some(review(self.position(), self.outcome()))
     }
 
-    fn export(&self, _history: &[Self::Action]) -> Export {
-        pdn(tablier_draughts::replay::to_pdn(
-            self,
-            &[("Event", "tablier")],
-        ))
+    fn export(&self, _history: &[Self::Action], info: &ExportInfo) -> Export {
+        let international_style =
+            matches!(self.start_position().variant().pdn_game_type, "20" | "27");
+        pdn(
+            tablier_draughts::replay::to_pdn(self, &header(info)),
+            info,
+            international_style,
+        )
     }
 }
 
@@ -138,10 +178,12 @@ impl<G: Geometry> Listed for FrenchGame<G> {
         .then(|| review(self.position(), self.outcome()))
     }
 
-    fn export(&self, _history: &[Self::Action]) -> Export {
-        pdn(tablier_draughts::french::to_pdn(
-            self,
-            &[("Event", "tablier")],
-        ))
+    fn export(&self, _history: &[Self::Action], info: &ExportInfo) -> Export {
+        // The old French rules are written with the 10x10 board's result style.
+        pdn(
+            tablier_draughts::french::to_pdn(self, &header(info)),
+            info,
+            true,
+        )
     }
 }

@@ -47,7 +47,7 @@ pub mod trictrac;
 pub mod verify;
 
 pub use action::{SeatAction, SeatActionError, TableAction, MAX_ACTION_LEN};
-pub use export::Export;
+pub use export::{Export, ExportInfo};
 pub use games::new_table;
 pub use record::{commitment_for, side_name, GameResult, LoggedAction, Record};
 pub use referee::{RecordError, Referee, Refusal, RESUME};

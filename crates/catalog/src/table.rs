@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 use tablier_core::{ActionError, Actor, Budget, Dice, Game, Outcome, Player, Side};
 
-use crate::export::Export;
+use crate::export::{Export, ExportInfo};
 use crate::spec::Family;
 
 /// A game as the catalog lists it: its rules ([`Game`]) and what the catalog adds to them.
@@ -32,8 +32,8 @@ pub trait Listed: Game + Send + Sync + 'static {
     fn review_value(&self) -> Option<f64>;
 
     /// The game written in its family's file format, given every action applied since the
-    /// start (`history`, chance included).
-    fn export(&self, history: &[Self::Action]) -> Export;
+    /// start (`history`, chance included) and what the header says beyond the moves.
+    fn export(&self, history: &[Self::Action], info: &ExportInfo) -> Export;
 }
 
 /// A game seen through actions in notation: what the server and the tools hold.
@@ -66,8 +66,8 @@ pub trait Table: Send + Sync {
     /// The engine's judgement of the position for the review graph (see
     /// [`Listed::review_value`]).
     fn review_value(&self) -> Option<f64>;
-    /// The game so far in its family's file format.
-    fn export(&self) -> Export;
+    /// The game so far in its family's file format, with `info` in its header.
+    fn export(&self, info: &ExportInfo) -> Export;
 }
 
 /// A game of the catalog with its history and its legal actions written out once.
@@ -194,8 +194,8 @@ where
         self.game.review_value()
     }
 
-    fn export(&self) -> Export {
-        self.game.export(&self.history)
+    fn export(&self, info: &ExportInfo) -> Export {
+        self.game.export(&self.history, info)
     }
 }
 

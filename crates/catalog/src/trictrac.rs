@@ -8,7 +8,7 @@ use tablier_trictrac::Phase;
 use tablier_trictrac_engine::player::LevelPlayer;
 use tablier_trictrac_engine::{state_of, Search, Weights};
 
-use crate::export::Export;
+use crate::export::{Export, ExportInfo};
 use crate::spec::{Family, GameSpec};
 use crate::table::Listed;
 
@@ -60,7 +60,7 @@ impl Listed for Trictrac {
     }
 
     /// The partie's record: a header line and one JSON line per action.
-    fn export(&self, _history: &[Self::Action]) -> Export {
+    fn export(&self, _history: &[Self::Action], _info: &ExportInfo) -> Export {
         Export {
             mime: "application/x-ndjson",
             extension: "jsonl",

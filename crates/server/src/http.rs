@@ -180,12 +180,52 @@ async fn review(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Respon
     Ok(json_response(body))
 }
 
-/// `GET /api/games/{id}/export`: the game in its family's file format.
+/// `GET /api/games/{id}/export`: the game in its family's file format, with the players and
+/// the date in its header, saved as `tablier-ID-YYYY-MM-DD.EXT`.
 async fn export(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let room = hub.load(&id).await?.ok_or(ApiError::NotFound)?;
     hub.refresh(&room).await;
-    let file = room.lock().await.game().table().export();
-    Ok(([(header::CONTENT_TYPE, file.mime)], file.text).into_response())
+    let (file, name) = {
+        let r = room.lock().await;
+        let players = r.seats.each_ref().map(|s| match s.kind {
+            SeatKind::Human => "Anonymous".to_string(),
+            SeatKind::Engine { level } => format!("tablier level {level}"),
+        });
+        let file = r.game().export(players);
+        let name = r.game().export_file_name(&id, file.extension);
+        (file, name)
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, file.mime.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        file.text,
+    )
+        .into_response())
+}
+
+/// `GET /g/{id}`: the game page, or a "game not found" page (404) for an unknown id.
+async fn game_page(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    page_of_game(&hub, &id, "game.html").await
+}
+
+/// `GET /g/{id}/review`: the review page, or the "game not found" page (404).
+async fn review_page(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    page_of_game(&hub, &id, "review.html").await
+}
+
+async fn page_of_game(hub: &Hub, id: &str, page: &str) -> Result<Response, ApiError> {
+    if hub.exists(id).await? {
+        Ok(serve_asset(page))
+    } else {
+        let mut response = serve_asset("notfound.html");
+        *response.status_mut() = StatusCode::NOT_FOUND;
+        Ok(response)
+    }
 }
 
 #[derive(rust_embed::RustEmbed)]
@@ -216,11 +256,8 @@ fn serve_asset(path: &str) -> Response {
 pub fn router(hub: Hub) -> Router {
     Router::new()
         .route("/", get(|| async { serve_asset("index.html") }))
-        .route("/g/{id}", get(|| async { serve_asset("game.html") }))
-        .route(
-            "/g/{id}/review",
-            get(|| async { serve_asset("review.html") }),
-        )
+        .route("/g/{id}", get(game_page))
+        .route("/g/{id}/review", get(review_page))
         .route("/static/{*path}", get(asset))
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(game_state))

@@ -191,6 +191,18 @@ impl Hub {
         v
     }
 
+    /// Whether game `id` exists (in memory or stored), without loading it: what the game
+    /// page asks before it is served.
+    pub(crate) async fn exists(&self, id: &str) -> Result<bool, ApiError> {
+        if id.len() > 32 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Ok(false);
+        }
+        if self.rooms.lock().await.contains_key(id) {
+            return Ok(true);
+        }
+        Ok(self.store.game(id).await?.is_some())
+    }
+
     /// The live room of a game, loading it from the store if needed: owned when this node
     /// owns it (or claims it, its owner silent), a mirror when another live node does.
     pub(crate) async fn load(&self, id: &str) -> Result<Option<Arc<Mutex<Room>>>, ApiError> {

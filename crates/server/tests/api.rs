@@ -326,8 +326,19 @@ async fn the_home_page_and_the_game_page_are_served() {
     let (status, body) = call(&app, "GET", "/", None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(body.as_str().unwrap().contains("<"));
-    let (status, _) = call(&app, "GET", "/g/abcdefgh", None).await;
-    assert_eq!(status, StatusCode::OK);
+    let (id, _) = create(&app, json!({"family": "draughts"})).await;
+    for page in [format!("/g/{id}"), format!("/g/{id}/review")] {
+        let (status, body) = call(&app, "GET", &page, None).await;
+        assert_eq!(status, StatusCode::OK, "{page}");
+        assert!(!body.as_str().unwrap().contains("Game not found"), "{page}");
+    }
+    // An unknown game: a page that says so, with a 404 (not the game page stuck on
+    // "reconnecting").
+    for page in ["/g/abcdefgh", "/g/abcdefgh/review", "/g/not-an-id!"] {
+        let (status, body) = call(&app, "GET", page, None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{page}");
+        assert!(body.as_str().unwrap().contains("Game not found"), "{page}");
+    }
     let (status, _) = call(&app, "GET", "/static/../Cargo.toml", None).await;
     assert!(status.is_client_error());
 }
@@ -549,5 +560,62 @@ async fn an_engine_on_a_clock_thinks_within_its_time() {
             "the engine took {took:?} of its 10 s"
         );
         assert!(s["clock"]["black_ms"].as_i64().unwrap() > 7_000, "{s}");
+    }
+}
+
+/// The export of a resigned game has its real result (not `*`), the players and the date,
+/// and is saved under a name with the game id and the date.
+#[tokio::test]
+async fn a_resigned_game_exports_its_result_under_a_file_name() {
+    let (app, _dir) = app().await;
+    for (family, extension, result) in [
+        ("draughts", "pdn", "[Result \"0-2\"]"),
+        ("backgammon", "mat", "[Player 1 \"Anonymous\"]"),
+    ] {
+        let spec =
+            json!({"family": family, "seats": serde_json::from_str::<Value>(TWO_HUMANS).unwrap()});
+        let (id, tokens) = create(&app, spec).await;
+        let white = tokens[0].clone().unwrap();
+        let (status, v) = act(&app, &id, &white, "!resign").await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let resp = app
+            .clone()
+            .oneshot(
+                Request::builder()
+                    .uri(format!("/api/games/{id}/export"))
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        let disposition = resp.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        let text = String::from_utf8(
+            resp.into_body()
+                .collect()
+                .await
+                .unwrap()
+                .to_bytes()
+                .to_vec(),
+        )
+        .unwrap();
+        let prefix = format!("attachment; filename=\"tablier-{id}-");
+        assert!(disposition.starts_with(&prefix), "{disposition}");
+        let date = &disposition[prefix.len()..];
+        assert!(
+            date.len() == 10 + 1 + extension.len() + 1
+                && date.ends_with(&format!(".{extension}\""))
+                && date.as_bytes()[4] == b'-'
+                && date.as_bytes()[7] == b'-',
+            "{disposition}"
+        );
+        assert!(text.contains(result), "{family}: {text}");
+        if family == "draughts" {
+            assert!(text.contains("[Termination \"resignation\"]"), "{text}");
+            assert!(text.trim_end().ends_with("0-2"), "{text}");
+        }
     }
 }

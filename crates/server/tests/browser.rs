@@ -793,11 +793,150 @@ async fn spectate(c: &Client) {
     click(c, "#flip").await;
 }
 
+/// Runs `script` (an async function body) in the page and returns what it returns.
+async fn js_async(c: &Client, script: &str) -> Value {
+    let wrapped = format!(
+        "const done = arguments[arguments.length - 1]; \
+         (async () => {{ {script} }})().then(done, (e) => done({{error: String(e)}}));"
+    );
+    c.execute_async(&wrapped, vec![])
+        .await
+        .unwrap_or_else(|e| panic!("script {script:?}: {e}"))
+}
+
+/// A seat's action through the HTTP API, from the page.
+async fn api_act(c: &Client, id: &str, token: &str, action: &str) {
+    let v = js_async(
+        c,
+        &format!(
+            "const r = await fetch('/api/games/{id}/act', {{method: 'POST', \
+             headers: {{'content-type': 'application/json'}}, \
+             body: JSON.stringify({{token: {token}, action: {action}}})}}); \
+             return [r.status, await r.text()];",
+            token = json!(token),
+            action = json!(action)
+        ),
+    )
+    .await;
+    assert_eq!(v[0], json!(200), "{action}: {v}");
+}
+
+/// Opens game `id`'s page with a seat's token (from another page, so that it loads anew).
+async fn open_seat(c: &Client, base: &str, id: &str, token: &str) {
+    c.goto(&format!("{base}/static/favicon.svg")).await.unwrap();
+    c.goto(&format!("{base}/g/{id}#t={token}")).await.unwrap();
+    wait_state(c, |s, you| !s.is_null() && !you.is_null()).await;
+}
+
+async fn status_text(c: &Client) -> String {
+    js(c, "return document.getElementById('status').textContent")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The old French rules from the home page's list, and a huff as players see it: White
+/// leaves a capture untaken (32-28 19-23 33-29: the man on 28 could take 23), Black's page
+/// rings the man and offers "Souffler 28", "Obliger à prendre (28)" and "Laisser" (no
+/// "you must capture": capturing is optional), Black huffs, and White's page says that his
+/// man was huffed, with the huff inside Black's move in the move list.
+async fn french_huff(c: &Client, base: &str) {
+    c.goto(&format!("{base}/")).await.unwrap();
+    assert!(
+        exists(c, "#variant option[value=french-old]").await,
+        "the old French rules are in the home page's list"
+    );
+    let created = js_async(
+        c,
+        "const r = await fetch('/api/games', {method: 'POST', \
+         headers: {'content-type': 'application/json'}, body: JSON.stringify({family: \
+         'draughts', variant: 'french-old', seats: [{kind: 'human'}, {kind: 'human'}]})}); \
+         return await r.json();",
+    )
+    .await;
+    let id = created["id"].as_str().expect("a game id").to_string();
+    let white = created["tokens"][0].as_str().unwrap().to_string();
+    let black = created["tokens"][1].as_str().unwrap().to_string();
+    for (token, mv) in [(&white, "32-28"), (&black, "19-23"), (&white, "33-29")] {
+        api_act(c, &id, token, mv).await;
+    }
+    open_seat(c, base, &id, &black).await;
+    my_turn(c).await;
+    let status = status_text(c).await;
+    assert!(status.contains("you may huff"), "{status}");
+    assert!(!status.contains("must capture"), "{status}");
+    assert!(
+        exists(c, "[data-huffable='28']").await,
+        "the man on 28 is ringed"
+    );
+    let labels = js(
+        c,
+        "return [...document.querySelectorAll('#controls button')].map((b) => b.textContent)",
+    )
+    .await;
+    assert_eq!(
+        labels,
+        json!(["Souffler 28", "Obliger à prendre (28)", "Laisser"]),
+        "{labels}"
+    );
+    shot(c, "french-old-huff-offered").await;
+    // "Laisser" puts the buttons away: the move is played on the board.
+    click(c, "[data-move=laisser]").await;
+    assert!(!exists(c, "[data-move=s28]").await);
+    open_seat(c, base, &id, &black).await;
+    let (s, _) = state(c).await;
+    click(c, "[data-move=s28]").await;
+    let (s, _) = wait_after(c, &s["v"]).await;
+    let reply = s["view"]["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["kind"] == "move")
+        .expect("a move after the huff")["notation"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    api_act(c, &id, &black, &reply).await;
+    open_seat(c, base, &id, &white).await;
+    my_turn(c).await;
+    let status = status_text(c).await;
+    assert!(
+        status.contains("huffed (a soufflé) your man on 28"),
+        "{status}"
+    );
+    assert!(
+        exists(c, "[data-huffed='28']").await,
+        "a cross where the man was"
+    );
+    let moves = js(c, "return document.getElementById('moves').textContent").await;
+    let moves = moves.as_str().unwrap();
+    assert!(
+        moves.contains(&format!("souffle 28 {reply}")),
+        "the huff is part of Black's move: {moves}"
+    );
+    shot(c, "french-old-huffed").await;
+}
+
+/// An unknown game's address: a "game not found" page, not a game page stuck on
+/// "reconnecting…".
+async fn unknown_game(c: &Client, base: &str) {
+    c.goto(&format!("{base}/g/doesnotexist")).await.unwrap();
+    let text = js(c, "return document.body.innerText").await;
+    let text = text.as_str().unwrap();
+    assert!(text.contains("Game not found"), "{text}");
+    assert!(!text.contains("reconnecting"), "{text}");
+    assert!(exists(c, "#notfound a[href='/']").await);
+    shot(c, "game-not-found").await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_plays_every_family_in_chromium() {
     let (_driver, port) = start_driver().await;
     let base = start_server().await;
     let c = browser(port).await;
+    unknown_game(&c, &base).await;
+    french_huff(&c, &base).await;
     let t = Instant::now();
     let n = draughts(&c, &base).await;
     println!("draughts: {n} moves through clicks in {:.1?}", t.elapsed());

@@ -11,6 +11,7 @@ use rand::RngCore;
 use tablier_core::{ActionError, Actor, Outcome, SeededDice, Side};
 
 use crate::action::{SeatAction, SeatActionError, TableAction};
+use crate::export::{civil_date, Export, ExportInfo};
 use crate::games::new_table;
 use crate::record::{
     commitment_for, cut, describe_result, hex, side_from, side_name, GameResult, LoggedAction,
@@ -474,6 +475,31 @@ impl Referee {
             self.log.len(),
             describe_result(self.result.as_ref())
         )))
+    }
+
+    /// The game in its family's file format (see [`crate::Table::export`]), with `players`
+    /// (White's and Black's names) in its header, the day it was created, and its result
+    /// where the table ended it.
+    #[must_use]
+    pub fn export(&self, players: [String; 2]) -> Export {
+        self.table.export(&ExportInfo {
+            players,
+            date: self.created_date('.'),
+            event: "tablier".into(),
+            result: self.result.clone(),
+        })
+    }
+
+    /// The name to save the export of game `id` under: `tablier-ID-YYYY-MM-DD.EXT`.
+    #[must_use]
+    pub fn export_file_name(&self, id: &str, extension: &str) -> String {
+        format!("tablier-{id}-{}.{extension}", self.created_date('-'))
+    }
+
+    /// The day the game was created (UTC), its numbers joined by `sep`.
+    fn created_date(&self, sep: char) -> String {
+        let [y, m, d] = civil_date(self.created_ms);
+        format!("{y:04}{sep}{m:02}{sep}{d:02}")
     }
 
     /// The game's record (see [`Record`]), under the public id `id`.

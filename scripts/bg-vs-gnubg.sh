@@ -39,7 +39,7 @@ export PORTS="${ports[*]}"
 echo "tablier level $level against gnubg ${PLIES}-ply: $PAIRS pairs of duplicate dice from seed $SEED" \
   "$( [ "$MATCH_LEN" = 0 ] && echo "(money games)" || echo "($MATCH_LEN-point matches)")"; echo "results: $RESULTS"
 out=$(mktemp)
-/usr/games/gnubg -t -q -r -p scripts/bg_duplicate.py 2>/dev/null | tee "$out" | grep -E '^(so far|RESULT|no pair|REFUSED)' || true
+/usr/games/gnubg -t -q -r -p scripts/bg_duplicate.py 2>/dev/null | tee "$out" | grep --line-buffered -E '^(so far|RESULT|no pair|REFUSED)' || true
 grep -q '^RESULT\|^no pair' "$out" || { echo "gnubg stopped before the end (see $RESULTS)" >&2; exit 1; }
 # Thinking time of this run's games: tablier's from its own clock, gnubg's as the games' wall
 # time less tablier's, over gnubg's moves (an estimate: it includes gnubg's refereeing).

@@ -156,14 +156,24 @@ fn duplicate_money_games_hosted_by_gnubg_are_resumable() {
     let seats: Vec<&str> = text
         .lines()
         .skip(1)
-        .map(|l| if l.contains("\"tablier\": 0") { "X" } else { "O" })
+        .map(|l| {
+            if l.contains("\"tablier\": 0") {
+                "X"
+            } else {
+                "O"
+            }
+        })
         .collect();
     assert_eq!(seats, ["X", "O"], "{text}");
     // Again: nothing left to play, the same score.
     let (ok, again) = run("0");
     assert!(ok, "{again}");
     assert_eq!(lines(&results), 3);
-    let result = |s: &str| s.lines().find(|l| l.starts_with("RESULT")).map(str::to_string);
+    let result = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("RESULT"))
+            .map(str::to_string)
+    };
     assert_eq!(result(&again), result(&out));
     // Other settings on the same file: refused, the file untouched.
     let (ok, other) = run("1");

@@ -40,6 +40,9 @@ export function statusHint(s, you) {
   if (ph === 'doubled') return s.actor === you ? `you are doubled to ${v.cube * 2}: take or drop` : `doubled to ${v.cube * 2}`;
   if (ph === 'resigning') { const o = v.phase.offer; return s.actor === you ? `your opponent resigns a ${lower(o)} game: accept or reject` : `${lower(o)} resignation offered`; }
   if (s.actor !== you) return '';
+  const mine = s.log.filter((a) => a.side && a.action !== 'roll');
+  const lastTwo = mine.slice(-2).map((a) => a.action);
+  if (lastTwo.length === 2 && lastTwo[0].startsWith('resign ') && lastTwo[1] === 'reject') return `your opponent rejected your resignation (${lastTwo[0].slice(7)}): play on`;
   if (ph === 'before_roll') return s.legal.includes('double') ? 'roll or double' : 'roll the dice';
   if (ph === 'moving') return 'click a checker, then where it goes';
   return '';
@@ -53,7 +56,9 @@ export function resultText(s) {
   if (!r || r.reason !== 'rules' || !v) return '';
   const last = v.results[v.results.length - 1];
   const who = (side) => side[0].toUpperCase() + side.slice(1);
-  if (v.options.match_length) return `${who(lower(r.winner))} wins the match ${v.score[0]}–${v.score[1]}` + (last ? ` (last game: ${KIND[last.kind] || last.kind}${last.dropped ? ', double dropped' : ''})` : '');
+  // The winner's score first, as players say it ("wins the match 5–3").
+  const w = lower(r.winner) === 'white' ? 0 : 1;
+  if (v.options.match_length) return `${who(lower(r.winner))} wins the match ${v.score[w]}–${v.score[1 - w]}` + (last ? ` (last game: ${KIND[last.kind] || last.kind}${last.dropped ? ', double dropped' : ''})` : '');
   if (!last) return '';
   return `${who(lower(last.winner))} wins ${KIND[last.kind] || last.kind}${last.dropped ? ' (double dropped)' : ''}${last.resigned ? ' (resignation)' : ''} — ${last.points} point${last.points > 1 ? 's' : ''}`;
 }
@@ -63,16 +68,20 @@ export function moveRows(s) {
   let dice = '';
   let game = 0;
   let n = 0;
+  let tied = false; // the last opening throw was a tie: the next one is the same game's
   for (const a of s.log) {
     // The server's own entry after a restart (its clocks went on again): no move, no dice.
     if (a.action === '!resume') continue;
     if (!a.side) {
       if (a.action.startsWith('opening')) {
-        game++;
-        if (s.view?.options?.match_length || game > 1) rows.push({ cells: [`<span class="meta">Game ${game}</span>`], span: 2 });
         const [w, b] = a.action.replace('opening ', '').split('-');
-        rows.push({ cells: [`<span class="meta">opening throw: white ${w}, black ${b}</span>`], span: 2 });
-        dice = `${Math.max(w, b)}${Math.min(w, b)}`;
+        if (!tied) {
+          game++;
+          if (s.view?.options?.match_length || game > 1) rows.push({ cells: [`<span class="meta">Game ${game}</span>`], span: 2 });
+        }
+        tied = w === b;
+        rows.push({ cells: [`<span class="meta">opening throw: white ${w}, black ${b}${tied ? ' — a tie, thrown again' : ''}</span>`], span: 2 });
+        dice = tied ? '' : `${Math.max(w, b)}${Math.min(w, b)}`;
       } else dice = a.action.replace('-', '');
       continue;
     }
@@ -94,6 +103,7 @@ export function create(container, controls, ctx) {
   container.appendChild(svg);
   let st = null; let you = null; let flipped = false;
   let chosen = []; let sel = null; let builtFor = null; let lastRollKey = null; let autoPass = null;
+  let resignOpen = -1; // the version at which the resignation choice was opened
 
   const viewer = () => (flipped ? 'black' : 'white');
   // Display slot (1 = the viewer's bottom-right point) of a point in white's numbering.
@@ -338,11 +348,27 @@ export function create(container, controls, ctx) {
         if (!done && chosen.length && !candidates(actions(), chosen).length) { const h = document.createElement('span'); h.className = 'hint'; h.textContent = 'not a legal play: undo'; controls.appendChild(h); }
       }
     }
+    // Resigning: one button opens the choice, explained, with its points; nothing is sent
+    // before the second click, and Cancel closes it.
     const res = legal.filter((t) => t.startsWith('resign '));
-    if (res.length) {
-      const sp = document.createElement('span'); sp.className = 'hint'; sp.style.marginLeft = 'auto'; sp.textContent = 'Resign:';
-      controls.appendChild(sp);
-      for (const t of res) button(controls, t.slice(7), () => ctx.act(t), 'danger', { 'data-resign': t.slice(7) });
+    if (res.length && resignOpen !== st.v) {
+      const b = button(controls, 'Resign…', () => { resignOpen = st.v; render(st, you, flipped); }, 'danger', { id: 'bg-resign' });
+      b.style.marginLeft = 'auto';
+    } else if (res.length) {
+      const box = document.createElement('div'); box.className = 'resign-choice'; box.id = 'bg-resign-choice';
+      const v = st.view;
+      const jacoby = !v.options.match_length && v.options.jacoby && v.cube === 1;
+      const sp = document.createElement('p'); sp.className = 'hint';
+      sp.textContent = `Offer to lose this game: a single game, a gammon (twice the cube) or a backgammon (three times). Your opponent accepts (the game ends) or rejects (play goes on).${jacoby ? ' Money with the Jacoby rule: until the cube is turned, a gammon or backgammon counts as a single game.' : ''}`;
+      box.appendChild(sp);
+      const mult = { single: 1, gammon: 2, backgammon: 3 };
+      for (const t of res) {
+        const kind = t.slice(7);
+        const pts = v.cube * (jacoby ? 1 : mult[kind] || 1);
+        button(box, `Resign ${kind === 'single' ? 'a single game' : `a ${kind}`} (${pts} point${pts > 1 ? 's' : ''})`, () => { resignOpen = -1; ctx.act(t); }, 'danger', { 'data-resign': kind });
+      }
+      button(box, 'Cancel', () => { resignOpen = -1; render(st, you, flipped); }, '', { id: 'bg-resign-cancel' });
+      controls.appendChild(box);
     }
   }
 

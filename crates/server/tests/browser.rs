@@ -528,6 +528,9 @@ async fn backgammon(c: &Client, base: &str) -> usize {
                 .filter(|a| !a["hops"].as_array().unwrap().is_empty())
                 .collect();
             assert!(!actions.is_empty(), "nothing to do in {s}");
+            if turns == 2 {
+                resign_choice(c).await;
+            }
             let a = actions[pick(actions.len(), v.as_u64().unwrap())];
             if actions.len() == 1 {
                 // A forced play is laid out by the page: the person only confirms it.
@@ -566,6 +569,76 @@ async fn backgammon(c: &Client, base: &str) -> usize {
     }
     shot(c, "backgammon-end").await;
     turns
+}
+
+/// Resigning takes two clicks: "Resign…" opens the choice (single, gammon, backgammon with
+/// their points, explained), and Cancel closes it with nothing sent.
+async fn resign_choice(c: &Client) {
+    let (before, _) = state(c).await;
+    assert!(exists(c, "#bg-resign").await, "one resign button");
+    assert!(
+        !exists(c, "[data-resign]").await,
+        "no resignation one click away"
+    );
+    click(c, "#bg-resign").await;
+    let labels = js(
+        c,
+        "return [...document.querySelectorAll('[data-resign]')].map((b) => b.textContent)",
+    )
+    .await;
+    let labels: Vec<&str> = labels
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(labels.len(), 3, "{labels:?}");
+    assert!(
+        labels[0].starts_with("Resign a single game (")
+            && labels.iter().all(|l| l.contains("point")),
+        "{labels:?}"
+    );
+    let help = js(
+        c,
+        "return document.getElementById('bg-resign-choice').textContent",
+    )
+    .await;
+    assert!(
+        help.as_str().unwrap().contains("accepts"),
+        "the choice is explained: {help}"
+    );
+    shot(c, "backgammon-resign-choice").await;
+    click(c, "#bg-resign-cancel").await;
+    assert!(!exists(c, "[data-resign]").await);
+    let (after, _) = state(c).await;
+    assert_eq!(before["v"], after["v"], "nothing was sent");
+}
+
+/// The backgammon page's texts, from its own module in the browser: a match's winner is
+/// named with his score first, and a tied opening throw is the same game thrown again (not
+/// "Game 2").
+async fn backgammon_texts(c: &Client) {
+    let v = js_async(
+        c,
+        "const m = await import('/static/js/backgammon.js'); \
+         const over = {result: {winner: 'Black', reason: 'rules'}, log: [], view: {options: \
+         {match_length: 3}, score: [0, 3], results: [{kind: 'Single', winner: 'Black', \
+         points: 1}]}}; \
+         const log = [{side: '', action: 'opening 2-2'}, {side: '', action: 'opening 3-1'}, \
+         {side: 'white', action: '8/5 6/5'}]; \
+         const rows = m.moveRows({log, view: {options: {match_length: 0}}}); \
+         return [m.resultText(over), rows.map((r) => r.cells.join(' ')).join(' | ')];",
+    )
+    .await;
+    let result = v[0].as_str().unwrap();
+    assert!(result.starts_with("Black wins the match 3–0"), "{result}");
+    let rows = v[1].as_str().unwrap();
+    assert!(!rows.contains("Game"), "{rows}");
+    assert!(rows.contains("a tie, thrown again"), "{rows}");
+    assert!(
+        rows.contains(">31<"),
+        "the play has the second throw's dice: {rows}"
+    );
 }
 
 fn has_play(s: &Value) -> bool {
@@ -960,6 +1033,7 @@ async fn a_person_plays_every_family_in_chromium() {
         "the page shows the seed at the end"
     );
     banner_matches(&c, "backgammon").await;
+    backgammon_texts(&c).await;
     review(&c, "backgammon").await;
     let t = Instant::now();
     let n = trictrac(&c, &base).await;

@@ -232,22 +232,61 @@ async fn page_of_game(hub: &Hub, id: &str, page: &str) -> Result<Response, ApiEr
 #[folder = "../../web/"]
 struct Assets;
 
-async fn asset(Path(path): Path<String>) -> Response {
-    serve_asset(&path)
+async fn asset(Path(path): Path<String>, headers: axum::http::HeaderMap) -> Response {
+    let Some(file) = Assets::get(&path) else {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    };
+    // The files under /static are revalidated by their content's hash: a browser keeps them
+    // for an hour, then asks again and gets `304 Not Modified` while they are unchanged.
+    let etag = format!(
+        "\"{}\"",
+        file.metadata
+            .sha256_hash()
+            .iter()
+            .take(16)
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    );
+    let cache = [
+        (header::ETAG, etag.clone()),
+        (header::CACHE_CONTROL, "public, max-age=3600".to_string()),
+    ];
+    let matches = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+    if matches {
+        return (StatusCode::NOT_MODIFIED, cache).into_response();
+    }
+    (
+        [(header::CONTENT_TYPE, content_type(&path).to_string())],
+        cache,
+        file.data.into_owned(),
+    )
+        .into_response()
 }
 
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        _ => "application/octet-stream",
+    }
+}
+
+/// A page (the pages are not cached: they name the current scripts).
 fn serve_asset(path: &str) -> Response {
     match Assets::get(path) {
-        Some(file) => {
-            let kind = match path.rsplit('.').next() {
-                Some("html") => "text/html; charset=utf-8",
-                Some("js") => "text/javascript; charset=utf-8",
-                Some("css") => "text/css; charset=utf-8",
-                Some("svg") => "image/svg+xml",
-                _ => "application/octet-stream",
-            };
-            ([(header::CONTENT_TYPE, kind)], file.data.into_owned()).into_response()
-        }
+        Some(file) => (
+            [
+                (header::CONTENT_TYPE, content_type(path)),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            file.data.into_owned(),
+        )
+            .into_response(),
         None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }
@@ -267,5 +306,8 @@ pub fn router(hub: Hub) -> Router {
         .route("/api/games/{id}/act", post(act_http))
         .route("/ws/{id}", get(ws::ws_handler))
         .layer(DefaultBodyLimit::max(16 * 1024))
+        // gzip when the client asks for it (never for the WebSocket upgrade, which has no
+        // body to compress).
+        .layer(tower_http::compression::CompressionLayer::new())
         .with_state(hub)
 }

@@ -619,3 +619,62 @@ async fn a_resigned_game_exports_its_result_under_a_file_name() {
         }
     }
 }
+
+/// The web UI's files come gzipped to a browser that accepts it, with an ETag and an hour's
+/// cache; asked again with the ETag, the answer is `304 Not Modified` without a body. Pages
+/// are revalidated every time (`no-cache`), and the JSON answers are gzipped too.
+#[tokio::test]
+async fn static_files_are_compressed_and_cached() {
+    let (app, _dir) = app().await;
+    let get = |uri: &str, headers: &[(&str, &str)]| {
+        let mut req = Request::builder().uri(uri);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        app.clone().oneshot(req.body(Body::empty()).unwrap())
+    };
+    let resp = get("/static/js/game.js", &[("accept-encoding", "gzip")])
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let h = resp.headers().clone();
+    assert_eq!(h["content-encoding"], "gzip");
+    assert!(h["cache-control"]
+        .to_str()
+        .unwrap()
+        .contains("max-age=3600"));
+    let etag = h["etag"].to_str().unwrap().to_string();
+    let zipped = resp.into_body().collect().await.unwrap().to_bytes();
+    let plain = get("/static/js/game.js", &[]).await.unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    let plain = plain.into_body().collect().await.unwrap().to_bytes();
+    assert!(
+        zipped.len() * 2 < plain.len(),
+        "gzip: {} of {} bytes",
+        zipped.len(),
+        plain.len()
+    );
+    let again = get("/static/js/game.js", &[("if-none-match", &etag)])
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    assert!(again
+        .into_body()
+        .collect()
+        .await
+        .unwrap()
+        .to_bytes()
+        .is_empty());
+    let stale = get("/static/js/game.js", &[("if-none-match", "\"old\"")])
+        .await
+        .unwrap();
+    assert_eq!(stale.status(), StatusCode::OK);
+    let page = get("/", &[("accept-encoding", "gzip")]).await.unwrap();
+    assert_eq!(page.headers()["cache-control"], "no-cache");
+    assert_eq!(page.headers()["content-encoding"], "gzip");
+    let (id, _) = create(&app, json!({"family": "backgammon"})).await;
+    let state = get(&format!("/api/games/{id}"), &[("accept-encoding", "gzip")])
+        .await
+        .unwrap();
+    assert_eq!(state.headers()["content-encoding"], "gzip");
+}

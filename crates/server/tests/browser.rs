@@ -991,6 +991,42 @@ async fn french_huff(c: &Client, base: &str) {
     shot(c, "french-old-huffed").await;
 }
 
+/// On a phone (390x844): what the player reads first is above the board — the opponent,
+/// whose turn it is — and his own seat below it; a screenshot of each family.
+async fn phone_layout(c: &Client, base: &str) {
+    c.set_window_size(390, 844).await.unwrap();
+    for (family, setup) in [("draughts", ""), ("backgammon", ""), ("trictrac", "")] {
+        start_game(c, base, family, setup, 1).await;
+        let tops = js(
+            c,
+            "const top = (id) => document.getElementById(id).getBoundingClientRect().top; \
+             return [top('p-top'), top('status'), top('board'), top('p-bottom')]",
+        )
+        .await;
+        let t: Vec<f64> = tops
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        assert!(
+            t[0] < t[1] && t[1] < t[2] && t[2] < t[3],
+            "{family} on a phone: opponent, status, board, own seat from the top: {t:?}"
+        );
+        let width = js(
+            c,
+            "return document.getElementById('board').getBoundingClientRect().width",
+        )
+        .await;
+        assert!(
+            width.as_f64().unwrap() >= 340.0,
+            "{family}: the board takes the phone's width ({width})"
+        );
+        shot(c, &format!("{family}-phone")).await;
+    }
+    c.set_window_size(1360, 900).await.unwrap();
+}
+
 /// An unknown game's address: a "game not found" page, not a game page stuck on
 /// "reconnecting…".
 async fn unknown_game(c: &Client, base: &str) {
@@ -1048,5 +1084,6 @@ async fn a_person_plays_every_family_in_chromium() {
         "trictrac (écoles): {n} actions through clicks in {:.1?}",
         t.elapsed()
     );
+    phone_layout(&c, &base).await;
     c.close().await.unwrap();
 }

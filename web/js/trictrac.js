@@ -52,7 +52,16 @@ export function resultText(s) {
   return `${w === 'white' ? 'White' : 'Black'} wins the partie, ${v.marker.holes[i]} holes to ${v.marker.holes[1 - i]}${r.points > 1 ? ` (stake ${r.points})` : ''}`;
 }
 
+// In écoles a player finds his points himself: while a roll's points are being marked or
+// claimed, the seated players are not shown what the roll gave nor which marks are wrong
+// (spectators are); both appear once the marking and the claims are over.
+const SECRET_PHASES = ['MarkGains', 'MarkGiven', 'ClaimWindow', 'AfterGiven'];
+export function hidesPoints(s, you) {
+  return !!(s.spec?.ecoles && you && !s.result && SECRET_PHASES.includes(phaseName(s.view?.phase)));
+}
+
 export function events(s) {
+  if (hidesPoints(s, window.tablier?.you)) return '<div style="color:var(--muted)" data-hidden-points>Écoles: the points of this roll are shown once they are marked and the claims are over.</div>';
   const ev = s.view?.events || [];
   const ecoles = s.view?.ecoles || [];
   let html = '';

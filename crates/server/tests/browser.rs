@@ -768,6 +768,16 @@ async fn trictrac_ecoles(c: &Client, base: &str) -> usize {
                 .map(|x| x.as_str().unwrap())
                 .collect();
             marked |= legal.iter().any(|t| t.starts_with("mark "));
+            // Nothing on the page gives the points away before they are marked.
+            let phase = s["view"]["phase"].to_string();
+            if phase.contains("Mark") || phase.contains("Claim") {
+                assert!(!exists(c, "[data-event]").await, "{phase}: points shown");
+                assert!(
+                    !exists(c, "[data-ecole]").await,
+                    "{phase}: wrong marks shown"
+                );
+                assert!(exists(c, "[data-hidden-points]").await, "{phase}");
+            }
             // Mark what the buttons offer; otherwise answer with a word (decline, go, ...)
             // rather than claim an école.
             if exists(c, "#controls [data-act-group=mark]").await {

@@ -229,11 +229,34 @@ function renderLinks() {
   html += `<div><a href="/api/games/${id}/export" download>Download the game (${{ draughts: 'PDN', backgammon: '.mat', trictrac: 'trictrac record' }[s.spec.family]})</a>`;
   if (s.result) html += ` · <a href="/api/games/${id}/record" download="${id}.json">record for tablier verify</a></div><div><a class="primary-link" id="review-link" href="/g/${id}/review">Review the game with the engine →</a>`;
   html += '</div>';
+  if (s.result && app.you) html += '<div><button id="rematch" class="primary">Rematch, colours swapped</button></div>';
   const box = $('links');
   if (box.dataset.html !== html) {
     box.innerHTML = html;
     box.dataset.html = html;
     for (const b of box.querySelectorAll('[data-copy]')) b.onclick = () => { const i = $(b.dataset.copy); i.select(); navigator.clipboard?.writeText(i.value); b.textContent = 'Copied'; };
+    if ($('rematch')) $('rematch').onclick = rematch;
+  }
+}
+
+// A new game with the same rules and clock, the seats swapped: the player takes the other
+// colour (against a friend, the new game's invitation link is shown for him, as for any game).
+async function rematch() {
+  const s = app.state;
+  const b = $('rematch');
+  b.disabled = true;
+  try {
+    const seats = [s.seats[1], s.seats[0]].map((x) => (x.kind === 'engine' ? { kind: 'engine', level: x.level } : { kind: 'human' }));
+    const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...s.spec, seats }) });
+    const j = await r.json();
+    if (!r.ok) throw new Error(j.error || r.statusText);
+    const mine = app.you === 'white' ? 1 : 0;
+    localStorage.setItem('tablier:token:' + j.id, j.tokens[mine]);
+    if (seats.every((x) => x.kind === 'human')) localStorage.setItem('tablier:invite:' + j.id, j.tokens[1 - mine]);
+    location.href = '/g/' + j.id + '#t=' + j.tokens[mine];
+  } catch (e) {
+    toast('Could not start the rematch: ' + e.message);
+    b.disabled = false;
   }
 }
 

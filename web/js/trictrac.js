@@ -34,14 +34,19 @@ export function statusHint(s, you) {
   const v = s.view;
   if (!v || s.result || s.actor !== you) return '';
   const ph = phaseName(v.phase);
-  if (ph === 'Decide') return 'you won a hole: go (s\'en aller) or stay (tenir)?';
-  if (ph === 'Play') return s.legal.length === 1 && s.legal[0] === 'pass' ? 'no play possible' : 'click a dame, then where it goes';
-  if (ph === 'MarkGains') return 'mark your points';
-  if (ph === 'MarkGiven') return 'mark the points the roll gave you';
-  if (ph === 'ClaimWindow') return 'claim the écoles, or let them go';
-  if (ph === 'ContestGo') return 'let your opponent go, or oblige him to stay';
-  if (ph === 'AfterGiven') return 'answer the claims, or continue';
-  return '';
+  // Écoles: a claim against you is announced, with the book's word.
+  const theirs = s.log.filter((a) => a.side && a.side !== you);
+  const claim = theirs.length && theirs[theirs.length - 1].action.match(/^ecole (\d+)$/);
+  const pre = claim ? `école! your opponent claims ${claim[1]} point${claim[1] > 1 ? 's' : ''} you did not mark right; ` : '';
+  return pre + ({
+    Decide: 'you won a hole: go (s\'en aller) or stay (tenir)?',
+    Play: s.legal.length === 1 && s.legal[0] === 'pass' ? 'no play possible' : 'click a dame, then where it goes',
+    MarkGains: 'mark your points',
+    MarkGiven: 'mark the points the roll gave you',
+    ClaimWindow: 'claim the écoles, or let them go',
+    ContestGo: 'let your opponent go, or oblige him to stay',
+    AfterGiven: 'answer the claims, or continue',
+  }[ph] || '');
 }
 
 export function resultText(s) {
@@ -84,6 +89,11 @@ export function moveRows(s) {
   const rows = [];
   let dice = '';
   let n = 0;
+  // The row of the current roll: the play, and in écoles the marks, claims and warnings said
+  // around it (before the play, as the book has points marked before the dames are touched,
+  // or after it); a mark of 0 says nothing and is left out.
+  let turn = null;
+  const dotOf = (side) => `<span style="display:inline-block;width:.7em;height:.7em;border-radius:50%;border:1px solid #555;background:${side === 'white' ? '#f7f3ea' : '#2a2a2a'}"></span>`;
   for (const a of s.log) {
     // The server's own entry after a restart (its clocks went on again): no move, no dice.
     if (a.action === '!resume') continue;
@@ -91,15 +101,35 @@ export function moveRows(s) {
       const m = a.action.match(/^W(\d) B(\d)$/);
       if (m) { rows.push({ cells: [`<span class="meta">primauté: white ${m[1]}, black ${m[2]}</span>`], span: 2 }); dice = `${Math.max(m[1], m[2])}${Math.min(m[1], m[2])}`; }
       else dice = a.action.replace(/\D/g, '');
+      turn = null;
       continue;
     }
-    const dot = `<span style="display:inline-block;width:.7em;height:.7em;border-radius:50%;border:1px solid #555;background:${a.side === 'white' ? '#f7f3ea' : '#2a2a2a'}"></span>`;
-    const isPlay = /\d-|pass/.test(a.action) && !a.action.startsWith('mark') && !a.action.startsWith('!');
+    const said = a.action.match(/^(mark|ecole|warn) (\d+)$/) || a.action.match(/^(claim|decline|erase)$/);
+    if (said) {
+      const [, word, num] = said;
+      if (word === 'mark' && num === '0') continue;
+      if (!turn) {
+        turn = { n: ++n, cells: [dice ? `<span class="dice">${dice}</span>` : '', ''] };
+        rows.push(turn);
+        dice = '';
+      }
+      const text = { mark: `marks ${num}`, ecole: `école! claims ${num}`, warn: `warns of ${num}`, claim: 'claims the écoles', decline: 'lets them go', erase: 'erases' }[word];
+      turn.cells[1] += ` <span class="meta" data-said="${word}">· ${a.side} ${text}</span>`;
+      continue;
+    }
+    const isPlay = /\d-|pass/.test(a.action) && !a.action.startsWith('!');
     let act = esc(a.action);
     if (a.action === 'go') act = "s'en va"; else if (a.action === 'stay') act = 'tient';
     else if (a.action.startsWith('!')) act = `<span class="meta">${{ '!resign': 'resigns', '!flag': 'loses on time' }[a.action] || a.action}</span>`;
-    rows.push({ n: ++n, cells: [`${dot} ${isPlay ? `<span class="dice">${dice}</span>` : ''}`, act] });
-    if (isPlay) dice = '';
+    if (isPlay && turn && !turn.played) {
+      turn.cells[0] = `${dotOf(a.side)} ${turn.cells[0]}`;
+      turn.cells[1] = act + turn.cells[1];
+      turn.played = true;
+      continue;
+    }
+    const row = { n: ++n, cells: [`${dotOf(a.side)} ${isPlay && dice ? `<span class="dice">${dice}</span>` : ''}`, act] };
+    rows.push(row);
+    if (isPlay) { dice = ''; turn = row; row.played = true; }
   }
   return rows;
 }

@@ -794,6 +794,21 @@ async fn trictrac_ecoles(c: &Client, base: &str) -> usize {
         acts += 1;
     }
     assert!(marked, "the person was never asked to mark points");
+    // Marks are folded into their turn's row: no cell of the move list is a mark alone.
+    let alone = js(
+        c,
+        "return [...document.querySelectorAll('#moves td')].map((t) => t.textContent.trim()) \
+         .filter((t) => /^mark \\d+$/.test(t))",
+    )
+    .await;
+    assert_eq!(alone, json!([]), "marks in rows of their own");
+    assert!(
+        exists(c, "#moves [data-said]").await || {
+            let l = js(c, "return document.getElementById('moves').textContent").await;
+            !l.as_str().unwrap().contains("mark")
+        },
+        "the marks are said in their turn's row"
+    );
     let (s, _) = state(c).await;
     println!("trictrac (écoles): resigning = {}", s["result"].is_null());
     if s["result"].is_null() {
@@ -1037,6 +1052,30 @@ async fn phone_layout(c: &Client, base: &str) {
     c.set_window_size(1360, 900).await.unwrap();
 }
 
+/// "Rematch, colours swapped" at the end of a game: a new game with the same rules, the
+/// engine's seat and the player's swapped; then back to the finished game.
+async fn rematch(c: &Client, name: &str) {
+    let old_url = c.current_url().await.unwrap();
+    let (old, old_you) = state(c).await;
+    click(c, "#rematch").await;
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while c.current_url().await.unwrap().path() == old_url.path() {
+        assert!(
+            Instant::now() < deadline,
+            "{name}: the rematch did not open"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (s, you) = wait_state(c, |s, you| !s.is_null() && !you.is_null()).await;
+    assert_ne!(you, old_you, "{name}: the colours are swapped");
+    assert_eq!(s["seats"][0], old["seats"][1], "{name}");
+    assert_eq!(s["seats"][1], old["seats"][0], "{name}");
+    assert_eq!(s["spec"], old["spec"], "{name}: the same rules");
+    assert!(s["result"].is_null());
+    c.goto(old_url.as_str()).await.unwrap();
+    wait_state(c, |s, _| !s.is_null() && !s["result"].is_null()).await;
+}
+
 /// An unknown game's address: a "game not found" page, not a game page stuck on
 /// "reconnecting…".
 async fn unknown_game(c: &Client, base: &str) {
@@ -1087,6 +1126,7 @@ async fn a_person_plays_every_family_in_chromium() {
     let (s, _) = state(&c).await;
     assert!(!s["result"].is_null());
     banner_matches(&c, "trictrac").await;
+    rematch(&c, "trictrac").await;
     review(&c, "trictrac").await;
     let t = Instant::now();
     let n = trictrac_ecoles(&c, &base).await;

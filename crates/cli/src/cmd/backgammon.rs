@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use serde::Serialize;
 use tablier_backgammon::{notation, Position, Roll};
 use tablier_backgammon_engine::eval::Evaluator;
@@ -20,6 +20,36 @@ pub(crate) fn evaluator(weights: Option<&Path>) -> Result<Evaluator> {
     match weights {
         Some(p) => read_weights(p),
         None => Ok(Evaluator::shipped().clone()),
+    }
+}
+
+/// How the backgammon engine plays, for the commands that seat it (`gnubg-external`, `ubgi`).
+#[derive(Args)]
+pub struct EngineArgs {
+    /// Level of play, 0 (beginner) to the strongest.
+    #[arg(long, default_value_t = tablier_backgammon_engine::MAX_LEVEL)]
+    pub level: u8,
+    /// Never offer a double (takes and drops are still answered).
+    #[arg(long)]
+    pub no_double: bool,
+    /// Weights to use instead of the shipped ones.
+    #[arg(long)]
+    pub weights: Option<std::path::PathBuf>,
+    /// Seed of the noise of the lower levels.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+impl EngineArgs {
+    /// The evaluator and the player these arguments name.
+    pub fn load(&self) -> Result<(Evaluator, tablier_backgammon_engine::player::Player)> {
+        Ok((
+            evaluator(self.weights.as_deref())?,
+            tablier_backgammon_engine::player::Player {
+                doubles: !self.no_double,
+                ..tablier_backgammon_engine::player::Player::at_level(self.level)
+            },
+        ))
     }
 }
 

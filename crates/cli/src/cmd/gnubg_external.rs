@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tablier_backgammon_engine::eval::Scratch;
 
-use crate::cmd::backgammon::evaluator;
+use crate::cmd::backgammon::EngineArgs;
 
 /// `tablier gnubg-external`.
 #[derive(Args)]
@@ -20,21 +20,11 @@ pub struct ExternalArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
-    /// Level of play, 0 (beginner) to the strongest.
-    #[arg(long, default_value_t = tablier_backgammon_engine::MAX_LEVEL)]
-    level: u8,
-    /// Never offer a double (takes and drops are still answered).
-    #[arg(long)]
-    no_double: bool,
-    /// Weights to use instead of the shipped ones.
-    #[arg(long)]
-    weights: Option<PathBuf>,
+    #[command(flatten)]
+    engine: EngineArgs,
     /// Serve one connection, then exit (otherwise wait for the next one).
     #[arg(long)]
     once: bool,
-    /// Seed of the noise of the lower levels.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     /// Print every line received and every answer on stderr.
     #[arg(long)]
     verbose: bool,
@@ -49,17 +39,13 @@ pub struct ExternalArgs {
 /// FIBS board line (ended by a newline and a NUL byte) for each decision, and reads one line back.
 pub fn run(args: &ExternalArgs) -> Result<()> {
     use std::io::{BufRead, BufReader, Write};
-    use tablier_backgammon_engine::fibs::{answer, parse_board, Player};
-    let ev = evaluator(args.weights.as_deref())?;
-    let player = Player {
-        doubles: !args.no_double,
-        ..Player::at_level(args.level)
-    };
+    use tablier_backgammon_engine::fibs::{answer, parse_board};
+    let (ev, player) = args.engine.load()?;
     let listener = std::net::TcpListener::bind((args.host.as_str(), args.port))
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
     println!("listening on {}", listener.local_addr()?);
     std::io::stdout().flush()?;
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(args.engine.seed);
     let mut s = Scratch::default();
     let (mut answered, mut thinking) = (0u64, 0f64);
     loop {

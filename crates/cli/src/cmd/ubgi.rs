@@ -10,7 +10,6 @@
 //! background); `quit`. Anything else is answered `sorry`, with the reason on stderr.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::Args;
@@ -20,23 +19,13 @@ use tablier_backgammon::xgid::Xgid;
 use tablier_backgammon_engine::eval::{Evaluator, Scratch};
 use tablier_backgammon_engine::fibs::{answer, board_from_xgid, parse_board, BoardLine, Player};
 
-use crate::cmd::backgammon::evaluator;
+use crate::cmd::backgammon::EngineArgs;
 
 /// `tablier ubgi`.
 #[derive(Args)]
 pub struct UbgiArgs {
-    /// Level of play, 0 (beginner) to the strongest.
-    #[arg(long, default_value_t = tablier_backgammon_engine::MAX_LEVEL)]
-    level: u8,
-    /// Never offer a double (takes and drops are still answered).
-    #[arg(long)]
-    no_double: bool,
-    /// Weights to use instead of the shipped ones.
-    #[arg(long)]
-    weights: Option<PathBuf>,
-    /// Seed of the noise of the lower levels.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 /// What one input line asks of the engine.
@@ -94,13 +83,11 @@ struct Engine {
 
 impl Engine {
     fn load(args: &UbgiArgs) -> Result<Engine> {
+        let (ev, player) = args.engine.load()?;
         Ok(Engine {
-            ev: evaluator(args.weights.as_deref())?,
-            player: Player {
-                doubles: !args.no_double,
-                ..Player::at_level(args.level)
-            },
-            rng: ChaCha8Rng::seed_from_u64(args.seed),
+            ev,
+            player,
+            rng: ChaCha8Rng::seed_from_u64(args.engine.seed),
             s: Scratch::default(),
         })
     }

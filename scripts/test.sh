@@ -16,3 +16,12 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --profile ci -- -D warnings
 cargo test --workspace --profile ci
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --profile ci --quiet
+# The Python package (python/, outside the workspace): formatting and lints of its Rust, then
+# built into .venv (editable: the .so lands in python/tablier/) and its tests, which include
+# the README's Python examples, OpenSpiel's checks and the oracle against OpenSpiel's
+# backgammon.
+cargo fmt --manifest-path python/Cargo.toml -- --check
+CARGO_TARGET_DIR="$PWD/target/python" cargo clippy --manifest-path python/Cargo.toml --release --quiet -- -D warnings
+CARGO_TARGET_DIR="$PWD/target/python" VIRTUAL_ENV="$PWD/.venv" .venv/bin/maturin develop \
+  --manifest-path python/Cargo.toml --release --quiet
+.venv/bin/python -m pytest -q python/tests

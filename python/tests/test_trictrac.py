@@ -1,0 +1,108 @@
+"""tablier.trictrac: the partie, its plays with their jans and points, the engine."""
+
+import copy
+import pickle
+import random
+
+import pytest
+
+import tablier
+from tablier.trictrac import Engine, Jan, Partie, roll_random
+
+
+def test_primaute_and_first_plays():
+    p = Partie()
+    assert (p.phase, p.actor) == ("primaute", "chance")
+    p.roll((5, 3))
+    assert (p.roller, p.actor, p.dice, p.phase) == ("white", "white", (5, 3), "play")
+    plays = {x.notation: x for x in p.plays()}
+    assert "1-6,1-4" in plays
+    p.play("1-6,1-4")
+    assert p.position == "1W13-4W1-6W1-24B15" and p.actor == "chance"
+
+
+def test_plays_carry_their_jans_and_points():
+    # n°131, fig. 17: White's 4-3 hits Black's lone dame on 15 three ways, 2 points each.
+    board = "1W2-4W1-6W1-7W3-8W2-9W2-11W2-12W2-13B2-14B2-15B1-17B2-18B2"
+    p = Partie(position=board)
+    p.roll((4, 3))
+    jans = p.jans()
+    hit = [j for j in jans if j.kind == "battre à vrai" and j.at == 15]
+    assert hit and isinstance(hit[0], Jan)
+    assert (hit[0].ways, hit[0].points, hit[0].to) == (3, 6, "white")
+    plays = p.plays()
+    assert plays and all(x.points[0] >= 6 for x in plays)
+    assert all(x.jans[0].paragraph.startswith("n°") for x in plays)
+
+
+def test_hole_then_go_or_stay():
+    p = Partie(position="1W15-24B15", points=(10, 0))
+    rng = random.Random(1)
+    for _ in range(200):
+        if p.phase == "decide":
+            assert set(p.legal_actions()) >= {"go", "stay"}
+            p.play("go")
+            assert p.points == (0, 0) and p.holes[0] >= 1
+            return
+        if p.actor == "chance":
+            roll_random(p, rng)
+        else:
+            p.play(p.legal_actions()[0])
+    pytest.fail("no hole won in 200 actions")
+
+
+def test_ecoles_mode_marks_by_hand():
+    p = Partie(marking="ecoles")
+    p.roll((6, 5))
+    assert p.marking == "ecoles"
+    acts = p.legal_actions()
+    assert any(a.startswith("mark") for a in acts) or p.phase == "play"
+
+
+def test_illegal_actions_raise_and_change_nothing():
+    p = Partie()
+    p.roll((6, 5))
+    before = repr(p)
+    with pytest.raises(tablier.IllegalMove):
+        p.play("go")
+    with pytest.raises(tablier.IllegalMove):
+        p.play("1-2,1-3")
+    with pytest.raises(tablier.IllegalMove):
+        p.roll((1, 2))
+    assert repr(p) == before
+
+
+def test_record_replays_and_copies():
+    p = Partie()
+    rng = random.Random(3)
+    e = Engine(level=0, seed=2)
+    for _ in range(60):
+        if p.actor == "chance":
+            roll_random(p, rng)
+        else:
+            p.play(e.best_move(p))
+    again = Partie.replay(p.record())
+    assert again.position == p.position and again.points == p.points
+    for other in (p.copy(), copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert repr(other) == repr(p) and other.actions == p.actions
+
+
+def test_a_whole_partie_between_engines():
+    p = Partie()
+    rng = random.Random(7)
+    engines = {"white": Engine(level=1, seed=1), "black": Engine(level=2, seed=2)}
+    while not p.is_over:
+        if p.actor == "chance":
+            roll_random(p, rng)
+        else:
+            p.play(engines[p.actor].best_move(p))
+    o = p.outcome
+    assert o.winner in ("white", "black") and 12 in p.holes
+
+
+def test_engine_analyses_a_roll():
+    p = Partie()
+    p.roll((6, 5))
+    a = Engine(level=2).analyse(p)
+    assert a.unit == "holes" and a.best in [x.notation for x in p.plays()]
+    assert isinstance(Engine().evaluate(Partie()), float)

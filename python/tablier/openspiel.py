@@ -75,7 +75,8 @@ Serialization
 -------------
 ``state.serialize()`` / ``game.deserialize_state(text)`` (the Python methods): a draughts
 state as its start FEN and its moves (``W:W31-50:B1-20;32-28 19-23``), a backgammon state
-as its GNUbgID (``;roll`` added once the player has chosen to roll), a trictrac state as its game record (JSON lines). OpenSpiel's own
+as its GNUbgID (``;roll`` added once the player has chosen to roll), a trictrac state as
+its game record (JSON lines). OpenSpiel's own
 ``pyspiel.serialize_game_and_state`` works too (through the action history and pickling).
 
 Gymnasium and PettingZoo: ``shimmy``'s ``OpenSpielCompatibilityV0`` wraps any of these

@@ -1,0 +1,43 @@
+from typing import List, Optional, Tuple, Union
+
+from tablier._tablier import Analysis, Outcome
+
+MAX_LEVEL: int
+
+def variants() -> List[str]: ...
+
+class Move:
+    notation: str
+    path: List[int]
+    captured: List[int]
+    start: Optional[int]
+    end: Optional[int]
+    is_capture: bool
+
+class Game:
+    def __init__(self, variant: str = "international", fen: Optional[str] = None) -> None: ...
+    @staticmethod
+    def from_pdn(text: str, variant: str = "international") -> "Game": ...
+    variant: str
+    squares: int
+    fen: str
+    start_fen: str
+    turn: Optional[str]
+    is_over: bool
+    outcome: Optional[Outcome]
+    moves: List[str]
+    def pieces(self) -> List[Tuple[int, str, bool]]: ...
+    def legal_moves(self) -> List[Move]: ...
+    def play(self, move: Union[str, Move]) -> None: ...
+    def perft(self, depth: int) -> int: ...
+    def pdn(self, **tags: str) -> str: ...
+    def copy(self) -> "Game": ...
+
+class Engine:
+    def __init__(self, level: int = 4, seed: int = 0) -> None: ...
+    level: int
+    def best_move(self, game: Game, time: Optional[float] = None) -> Optional[Move]: ...
+    def analyse(
+        self, game: Game, depth: Optional[int] = None, time: Optional[float] = None
+    ) -> Optional[Analysis]: ...
+    def evaluate(self, game: Game) -> float: ...

@@ -13,6 +13,7 @@ const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&l
 const UNITS = {
   men: { lo: -5, hi: 5, mid: 0, fmt: (v) => (v >= 20 ? 'White wins' : v <= -20 ? 'Black wins' : (v > 0 ? '+' : '') + v.toFixed(2)), say: 'men for White (depth 6)' },
   '% to win': { lo: 0, hi: 100, mid: 50, fmt: (v) => v.toFixed(1) + '%', say: "White's chance to win the game (0-ply)" },
+  '% partie': { lo: 0, hi: 100, mid: 50, fmt: (v) => v.toFixed(1) + '%', say: "White's chance to win the partie in 12 holes" },
   holes: { lo: -12, hi: 12, mid: 0, fmt: (v) => (v > 0 ? '+' : '') + v.toFixed(1), say: 'holes for White at the end (expected)' },
 };
 

@@ -26,13 +26,13 @@ impl Family {
 
     /// What the review graph measures: draughts in men (the engine's score at depth 6),
     /// backgammon in White's chance to win the game in percent (0-ply, cubeless), trictrac in
-    /// holes (White's expected margin at the end of the partie, by the trained evaluation).
+    /// White's chance to win the partie in 12 holes in percent (the engine's evaluation).
     #[must_use]
     pub fn review_unit(self) -> &'static str {
         match self {
             Family::Draughts => "men",
             Family::Backgammon => "% to win",
-            Family::Trictrac => "holes",
+            Family::Trictrac => "% partie",
         }
     }
 }

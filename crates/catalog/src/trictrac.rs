@@ -1,11 +1,12 @@
 //! Trictrac in the catalog: the grand trictrac, scored automatically or by the players with
-//! *écoles*; the engine's levels, the JSON-lines record, and White's expected margin of holes
-//! for the review.
+//! *écoles*; the engine's levels, the JSON-lines record, and White's chance of winning the
+//! partie for the review.
 
 use tablier_core::{Player, Side};
 use tablier_trictrac::game::{Marking, Options, Trictrac};
 use tablier_trictrac::Phase;
 use tablier_trictrac_engine::player::LevelPlayer;
+use tablier_trictrac_engine::search::chance;
 use tablier_trictrac_engine::{state_of, Search, Weights};
 
 use crate::export::{Export, ExportInfo};
@@ -40,20 +41,26 @@ impl Listed for Trictrac {
         value(side) - value(side.opposite())
     }
 
-    /// White's expected margin of holes at the end of the partie by the trained evaluation,
-    /// before each throw; the margin itself once the partie is over.
+    /// White's chance of winning the partie in 12 holes, in percent, before each throw (the
+    /// engine's evaluation: the score's table and the board's promise, as the levels play);
+    /// 100 or 0 once the partie is over.
     fn review_value(&self) -> Option<f64> {
         match self.phase() {
             Phase::Roll => {
-                // The trained evaluation itself (a throw ahead costs 21 times as much, and a
-                // partie has hundreds of positions).
-                let search = Search::new(Weights::shipped(), 1);
+                // The evaluation itself (a throw ahead costs 21 times as much, and a partie
+                // has hundreds of positions).
+                let search = Search::for_partie(Weights::shipped(), 1);
                 let v = search.throw_value(&state_of(self), 0);
-                Some(if self.roller() == Side::White { v } else { -v })
+                let white = if self.roller() == Side::White { v } else { -v };
+                Some(100.0 * chance(white))
             }
             Phase::Over => {
                 let m = self.marker();
-                Some(f64::from(m.holes(Side::White)) - f64::from(m.holes(Side::Black)))
+                Some(if m.holes(Side::White) > m.holes(Side::Black) {
+                    100.0
+                } else {
+                    0.0
+                })
             }
             _ => None,
         }
@@ -76,6 +83,35 @@ mod tests {
     use crate::table::boxed;
     use rand::SeedableRng;
     use tablier_core::{Actor, Budget, SeededDice};
+
+    /// The review's value is White's chance of winning the partie, in percent, before every
+    /// throw; none while a player chooses.
+    #[test]
+    fn the_review_value_is_whites_chance_of_the_partie() {
+        let mut t = Trictrac::new(Options::default());
+        let mut dice = SeededDice::from_seed([9; 32]);
+        let mut seen = 0;
+        for step in 0..400 {
+            match tablier_core::Game::actor(&t) {
+                Actor::Player(_) => {
+                    assert_eq!(t.review_value(), None);
+                    let a = tablier_trictrac_engine::choose_action(&t, 2, step).unwrap();
+                    tablier_core::Game::apply(&mut t, &a).unwrap();
+                }
+                Actor::Chance => {
+                    if t.phase() == Phase::Roll {
+                        let v = t.review_value().unwrap();
+                        assert!((0.0..=100.0).contains(&v), "{v}");
+                        seen += 1;
+                    }
+                    let a = t.chance_action(&mut dice).unwrap();
+                    tablier_core::Game::apply(&mut t, &a).unwrap();
+                }
+                Actor::Nobody => break,
+            }
+        }
+        assert!(seen > 50);
+    }
 
     /// The trictrac seats answer every phase a player acts in with a legal action.
     #[test]

@@ -108,6 +108,31 @@ pub fn interrupted() -> &'static AtomicBool {
     &INTERRUPTED
 }
 
+/// Runs `work(n)` once for every `n` in `0..count`, on `threads` threads (0: one per core),
+/// the indices handed out in order; no new index is started once `stop` is set.
+pub fn for_each_index(threads: usize, count: u64, stop: &AtomicBool, work: impl Fn(u64) + Sync) {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    let next = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    break;
+                }
+                let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if n >= count {
+                    break;
+                }
+                work(n);
+            });
+        }
+    });
+}
+
 /// Ctrl-C also sets `engine_stop`: the search in progress ends at once.
 pub fn stop_on_interrupt(engine_stop: Arc<AtomicBool>) {
     install_handler();

@@ -27,7 +27,9 @@
 //!   and two linear heads: the holes still to come for each player.
 //! * [`search`]: every play (and going, after a hole) valued by the position it leads to;
 //!   at 2 plies the best three plays are valued by the opponent's best answer to each of his
-//!   21 rolls.
+//!   21 rolls. The levels maximise the chance of winning the partie ([`partie`]: a table
+//!   over the score solved from the engine's own throws, and the evaluation's hole margin
+//!   added to it); the hole margin remains as [`Objective::Margin`].
 //! * [`chances`]: what each of the 21 rolls gives (fills, conservations, hits à vrai and à
 //!   faux, points), and the book's arithmetic of numbers (tables C–F).
 //! * [`train`]: self-play and ridge regression on the holes actually taken.
@@ -39,6 +41,7 @@
 pub mod chances;
 pub mod duel;
 pub mod eval;
+pub mod partie;
 pub mod player;
 pub mod search;
 pub mod selfplay;
@@ -46,7 +49,7 @@ pub mod sim;
 pub mod train;
 
 pub use eval::Weights;
-pub use search::{Greedy, Search, SearchPlayer, TurnAnalysis};
+pub use search::{Greedy, Objective, Search, SearchPlayer, TurnAnalysis};
 pub use sim::{Policy, State};
 
 use tablier_core::{Actor, Game, Side};
@@ -54,8 +57,10 @@ use tablier_trictrac::{Action, Phase, Trictrac};
 
 /// The highest level offered to people (level 0 is the weakest).
 ///
-/// * 0: beginner — 1-ply search whose values get a random term of ±1.5 holes (seeded), so it
-///   often picks a play that is not the best;
+/// Every level plays for the chance of winning the partie ([`Objective::Partie`]).
+///
+/// * 0: beginner — 1-ply search whose values get a random term worth ±1.5 holes (seeded), so
+///   it often picks a play that is not the best;
 /// * 1: 1-ply, ±0.4 hole of noise;
 /// * 2: 1-ply, no noise;
 /// * 3: 2-ply with pruning (the best three plays searched against the 21 answers).
@@ -84,9 +89,15 @@ pub fn player(level: u8, seed: u64) -> Result<SearchPlayer, EngineError> {
         3 => (2, 0.0),
         _ => return Err(EngineError::NoSuchLevel(level)),
     };
+    // The noise is given in holes; the search's values are chances (2·chance − 1): one hole
+    // is worth what the first hole of the partie is worth.
+    let table = &partie::PartieModel::shipped().table;
+    let hole = 2.0
+        * (table.chance(&partie::Score::at_holes(1, 0))
+            - table.chance(&partie::Score::at_holes(0, 0)));
     Ok(SearchPlayer::new(
-        Search::new(Weights::shipped(), plies),
-        noise,
+        Search::for_partie(Weights::shipped(), plies),
+        noise * hole,
         seed,
     ))
 }
@@ -101,8 +112,9 @@ pub fn state_of(game: &Trictrac) -> State {
 }
 
 /// The action the engine of `level` takes in `game` for the player who acts now: plays,
-/// s'en aller / rester, and in the écoles mode marking exactly what is due and claiming
-/// every école of the opponent (it never warns or claims on its own judgement). The seed
+/// s'en aller / rester, and in the écoles mode marking exactly what is due and claiming the
+/// opponent's écoles whose points do not lower its chance of winning the partie (nearly
+/// all; it never warns). The seed
 /// makes the noise of the lower levels reproducible.
 ///
 /// # Errors
@@ -120,7 +132,13 @@ pub fn choose_action(game: &Trictrac, level: u8, seed: u64) -> Result<Action, En
             legal.first().cloned().ok_or(EngineError::NotAPlayersTurn)
         }
     };
-    let claim = || [Action::Claim].into_iter().find(|a| legal.contains(a));
+    // An école is claimed when the points it gives do not lower the claimant's chance of
+    // winning the partie by the table (they nearly never do: partie.rs, tests).
+    let claim = || {
+        claim_gain(game, me)
+            .is_some_and(|g| g >= -1e-12)
+            .then_some(Action::Claim)
+    };
     let score = game.roll_score();
     match game.phase() {
         Phase::Primaute | Phase::Roll | Phase::Over => Err(EngineError::NotAPlayersTurn),
@@ -162,6 +180,29 @@ pub fn choose_action(game: &Trictrac, level: u8, seed: u64) -> Result<Action, En
             pick(Action::Play(play.unwrap_or(tablier_trictrac::Play::Pass)))
         }
     }
+}
+
+/// What claiming the open école would change in `me`'s chance of winning the partie, by
+/// the table of [`partie`] (the board is the same either way); `None` when no claim is
+/// legal now.
+#[must_use]
+pub fn claim_gain(game: &Trictrac, me: Side) -> Option<f64> {
+    if !game.legal_actions().contains(&Action::Claim) {
+        return None;
+    }
+    let mut claimed = game.clone();
+    claimed.apply(&Action::Claim).ok()?;
+    let t = &partie::PartieModel::shipped().table;
+    let roller = game.roller();
+    let mine = |m: &tablier_trictrac::Marker| {
+        let w = t.chance(&partie::Score::of(m, roller));
+        if roller == me {
+            w
+        } else {
+            1.0 - w
+        }
+    };
+    Some(mine(claimed.marker()) - mine(game.marker()))
 }
 
 /// The side a level plays for in [`choose_action`] is whoever acts; this names it.

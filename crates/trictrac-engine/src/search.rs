@@ -3,14 +3,28 @@
 //! when searching 2 plies, the leaves valued by the evaluation.
 
 use crate::eval::Weights;
-use crate::sim::{Policy, State};
+use crate::partie::{PartieModel, Score};
+use crate::sim::{Policy, State, PARTIE_HOLES};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tablier_trictrac::{Board, Roll, RollScore};
 
+/// What the search maximises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Objective {
+    /// The expected margin of holes at the end of the partie (values in holes).
+    Margin,
+    /// The chance of winning the partie in 12 holes ([`crate::partie`]); values are
+    /// `2·chance − 1`, from −1 (lost) to 1 (won), so that the opponent's value is the
+    /// negation of one's own.
+    Partie,
+}
+
 /// The expected-value search.
 #[derive(Clone, Debug)]
 pub struct Search {
+    /// What it maximises.
+    pub objective: Objective,
     /// The trained evaluation of a position between two throws.
     pub weights: Weights,
     /// 1: the play is chosen by the evaluation of the position after it (the evaluation
@@ -47,8 +61,9 @@ pub fn distinct_ends(score: &RollScore) -> (Vec<Board>, Vec<usize>) {
 /// What the search says about one throw, after the gains are marked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnAnalysis {
-    /// The value of each legal play (same order as `score.plays.legal`) for the roller, in
-    /// holes: his final margin of holes over the opponent, as estimated.
+    /// The value of each legal play (same order as `score.plays.legal`) for the roller: his
+    /// final margin of holes over the opponent as estimated ([`Objective::Margin`]), or
+    /// `2·chance − 1` of winning the partie ([`Objective::Partie`]; see [`chance`]).
     pub plays: Vec<f64>,
     /// The value of going, when the roll won a hole (and the partie goes on).
     pub go: Option<f64>,
@@ -74,6 +89,12 @@ impl TurnAnalysis {
     }
 }
 
+/// The chance of winning the partie of a value under [`Objective::Partie`].
+#[must_use]
+pub fn chance(value: f64) -> f64 {
+    ((value + 1.0) / 2.0).clamp(0.0, 1.0)
+}
+
 fn argmax(v: &[f64]) -> usize {
     let mut best = 0;
     for (i, x) in v.iter().enumerate() {
@@ -85,10 +106,12 @@ fn argmax(v: &[f64]) -> usize {
 }
 
 impl Search {
-    /// A search with `weights` at `plies` (1 or 2; 2 keeps the best 3 plays).
+    /// A search for the hole margin with `weights` at `plies` (1 or 2; 2 keeps the best 3
+    /// plays).
     #[must_use]
     pub fn new(weights: Weights, plies: u8) -> Search {
         Search {
+            objective: Objective::Margin,
             weights,
             plies: plies.clamp(1, 2),
             keep: 3,
@@ -96,16 +119,53 @@ impl Search {
         }
     }
 
+    /// A search for the chance of winning the partie ([`Objective::Partie`], with the
+    /// shipped [`PartieModel`]) with `weights` at `plies`.
+    #[must_use]
+    pub fn for_partie(weights: Weights, plies: u8) -> Search {
+        Search {
+            objective: Objective::Partie,
+            ..Search::new(weights, plies)
+        }
+    }
+
+    /// The value of a finished partie for the roller of `s`.
+    #[must_use]
+    pub fn terminal(&self, s: &State) -> f64 {
+        match self.objective {
+            Objective::Margin => s.hole_margin(s.roller),
+            Objective::Partie => {
+                if s.marker.holes(s.roller) >= PARTIE_HOLES {
+                    1.0
+                } else {
+                    -1.0
+                }
+            }
+        }
+    }
+
+    /// The evaluation of `s` (not over) for its roller, in the objective's units.
+    #[must_use]
+    pub fn leaf(&self, s: &State) -> f64 {
+        match self.objective {
+            Objective::Margin => s.hole_margin(s.roller) + self.weights.roller_value(s),
+            Objective::Partie => {
+                let score = Score::of(&s.marker, s.roller);
+                let p = PartieModel::shipped().chance(&score, self.weights.roller_value(s));
+                2.0 * p - 1.0
+            }
+        }
+    }
+
     /// The value for its roller of a state before his throw, looking `depth` throws ahead
     /// (0: the evaluation).
     #[must_use]
     pub fn throw_value(&self, s: &State, depth: u8) -> f64 {
-        let margin = s.hole_margin(s.roller);
         if s.over {
-            return margin;
+            return self.terminal(s);
         }
         if depth == 0 {
-            return margin + self.weights.roller_value(s);
+            return self.leaf(s);
         }
         Roll::all()
             .into_iter()
@@ -120,7 +180,7 @@ impl Search {
         let mut t = *s;
         let (score, holes) = t.begin_roll(roll);
         if t.over {
-            return t.hole_margin(t.roller);
+            return self.terminal(&t);
         }
         let a = self.analyse_at(&t, &score, holes, depth, true);
         a.go.map_or(a.stay(), |g| g.max(a.stay()))

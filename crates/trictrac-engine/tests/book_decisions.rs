@@ -11,7 +11,7 @@
 
 use tablier_core::Side;
 use tablier_trictrac::{Board, Marker, Roll};
-use tablier_trictrac_engine::{Search, State, TurnAnalysis, Weights};
+use tablier_trictrac_engine::{Objective, Search, State, TurnAnalysis, Weights};
 
 /// The analysis of `roll` thrown by `who` on `position` with `marker` before the roll.
 fn decide(position: &str, marker: Marker, who: Side, roll: &str, plies: u8) -> (TurnAnalysis, u32) {
@@ -19,7 +19,7 @@ fn decide(position: &str, marker: Marker, who: Side, roll: &str, plies: u8) -> (
     let mut s = State::from_position(board, marker, who);
     let (score, holes) = s.begin_roll(Roll::parse(roll).unwrap());
     assert!(!s.over);
-    let a = Search::new(Weights::shipped(), plies).analyse(&s, &score, holes);
+    let a = Search::for_partie(Weights::shipped(), plies).analyse(&s, &score, holes);
     eprintln!(
         "{position} {roll}: holes won {holes}, go {:.3}, stay {:.3}",
         a.go.unwrap_or(f64::NAN),
@@ -147,56 +147,94 @@ fn n163_sortie_three_two_engine_stays_and_says_why() {
     assert!(stay > go, "the engine stays: go {go} stay {stay}");
 }
 
-/// n°387, "partie en douze trous": with the opponent at 11 holes and oneself at 2 or 3, one
-/// should risk a dangerous tenue that offers chances; with 11 holes oneself, one must be
-/// most circumspect. One board and roll, three markers: White holds his grand jan (8 points,
-/// not in bredouille) and his 4-3 takes one hole; Black, his points erased by the hole,
-/// lacks the 7th field of his grand jan (18) with two dames on 21 and 22 to fill it.
-///
-/// The engine values a choice by the hole margin it expects at the end of the partie
-/// (eval.rs), and its linear heads see the hole counts only through a few terms in the holes
-/// left to each player, which move both choices almost alike. So the difference "stay −
-/// go" is the same, to 0.01 hole, at 2 holes against 11, at 5 against 5 and at 11 (after
-/// the hole) against 2: about −0.33 hole, and the engine goes in all three. The second half
-/// of n°387 (at 11 holes, go) is decided as the book decides, though for the reason it goes
-/// at 5 against 5, not for the book's; the first half (at 2 or 3
-/// against 11, risk the tenue) is not: the book's reason is the chance of winning the
-/// partie, which an engine maximising the expected margin does not weigh. Where the
-/// opponent's next hole ends the partie at once, the hole counts do change the decision,
-/// and towards going: n°331's tenue (3 holes taken, 2 given à faux by staying) is kept
-/// at 2 holes against 2, but with Black at 11 the holes given win him the partie, and the
-/// engine goes.
-#[test]
-fn n387_partie_in_twelve_holes_engine_ignores_the_hole_counts() {
-    let board = "1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-21B1-22B1";
-    let difference = |holes: [u32; 2]| {
-        let (a, won) = decide(
-            board,
-            marker((8, false), (0, false), holes),
-            Side::White,
-            "4-3",
-            1,
-        );
-        assert_eq!(won, 1);
-        a.stay() - a.go.unwrap()
+/// The value of staying less the value of going after `roll`, with `objective`, 1 ply.
+fn stay_minus_go(board: &str, m: Marker, roll: &str, objective: Objective) -> f64 {
+    let b: Board = board.parse().unwrap();
+    let mut s = State::from_position(b, m, Side::White);
+    let (score, won) = s.begin_roll(Roll::parse(roll).unwrap());
+    assert_eq!(won, 1, "{roll} takes one hole");
+    let search = Search {
+        objective,
+        ..Search::new(Weights::shipped(), 1)
     };
-    let behind = difference([2, 11]);
-    let three = difference([3, 11]);
-    let even = difference([5, 5]);
-    let ahead = difference([10, 2]);
+    let a = search.analyse(&s, &score, won);
+    a.stay() - a.go.unwrap()
+}
+
+/// n°387, "partie en douze trous", first half: "si l'adversaire en a 11 et si l'on a 2 ou 3
+/// trous, on doit hasarder une tenue qui présente des dangers, si elle offre en même temps un
+/// certain nombre de chances". White holds his grand jan (8 points, not in bredouille) and
+/// his 6-3 takes one hole; Black, his points erased by the hole, lacks the 7th field of his
+/// grand jan (18) with two dames on 21 and 22 to fill it.
+///
+/// The levels value each choice by the chance of winning the partie
+/// ([`tablier_trictrac_engine::partie`]). At 5 holes against 5 the engine goes (the tenue
+/// is worth a little less, by a percent of chance); at 2 or 3 against 11 it stays, as the
+/// book says: the tenue's further holes are all that can still win, and a loss by many holes
+/// costs no more than a loss by one. An engine maximising the expected hole margin
+/// ([`Objective::Margin`]) goes at every score, by the same margin of holes: it cannot follow
+/// the book here.
+#[test]
+fn n387_behind_by_far_risk_the_tenue() {
+    let board = "1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-21B1-22B1";
+    let at = |holes: [u32; 2], o: Objective| {
+        stay_minus_go(board, marker((8, false), (0, false), holes), "6-3", o)
+    };
+    let p = Objective::Partie;
+    let (behind, three, even) = (at([2, 11], p), at([3, 11], p), at([5, 5], p));
     eprintln!(
-        "n387 stay − go: 2 v 11 {behind:.3}, 3 v 11 {three:.3}, 5 v 5 {even:.3}, 11 v 2 {ahead:.3}"
+        "n387 (first half) stay − go in 2·chance − 1: 2 v 11 {behind:.3}, 3 v 11 {three:.3}, \
+         5 v 5 {even:.3}"
     );
-    // At 11 holes after this one: go, as the book says.
-    assert!(ahead < 0.0);
-    // At 2 or 3 against 11: the book risks the tenue, the engine goes all the same.
-    assert!(behind < 0.0 && three < 0.0);
-    for d in [behind, three, ahead] {
-        assert!(
-            (d - even).abs() < 0.05,
-            "stay − go {d} against {even} at 5 v 5"
-        );
+    assert!(even < 0.0, "level: go ({even})");
+    assert!(
+        behind > 0.0 && three > 0.0,
+        "behind: stay ({behind}, {three})"
+    );
+    let margins = [[2, 11], [3, 11], [5, 5]].map(|h| at(h, Objective::Margin));
+    eprintln!("n387 (first half) stay − go in holes of margin: {margins:.3?}");
+    for d in margins {
+        assert!(d < 0.0 && (d - margins[2]).abs() < 0.05, "{margins:?}");
     }
+}
+
+/// n°387, second half: "si, au contraire, on a 11 trous, on doit mettre dans la tenue la
+/// plus grande circonspection; on ne doit pas exposer un si grand avantage aux hasards d'un
+/// coup qui, quoique improbable, peut ... changer un gain presque certain en une perte". The
+/// position of n°331 (fig. 36: White 8 points, Black 10 in bredouille), White's 5-3 takes one
+/// hole. Staying promises more holes (the margin objective stays, by half a hole); with the
+/// hole that brings White to 11 against 2 the engine goes: the tenue's extra holes are worth
+/// nothing to a partie nearly won, its risks are not. (At 5 against 5 the engine goes too,
+/// by less: the chance of the partie also weighs the throw that going gives at once; the
+/// figure is printed.)
+#[test]
+fn n387_at_eleven_holes_circumspection() {
+    let board =
+        "1W2-2W1-3W2-6W1-7W1-8W2-10W2-11W2-12W2-13B2-15B3-17B3-18B1-19B1-20B1-21B1-22B1-23B1-24B1";
+    let at = |holes: [u32; 2], o: Objective| {
+        stay_minus_go(board, marker((8, false), (10, true), holes), "5-3", o)
+    };
+    let (ahead, even) = (
+        at([10, 2], Objective::Partie),
+        at([5, 5], Objective::Partie),
+    );
+    let margin = at([10, 2], Objective::Margin);
+    eprintln!(
+        "n387 (second half) stay − go: at 11 v 2 {ahead:.3} (chance), at 5 v 5 {even:.3} \
+         (chance), at 11 v 2 {margin:.3} (holes of margin)"
+    );
+    assert!(ahead < 0.0, "at 11 holes: go ({ahead})");
+    assert!(
+        ahead < even,
+        "going matters more at 11 holes ({ahead} against {even})"
+    );
+    assert!(margin > 0.0, "the margin objective stays ({margin})");
+}
+
+/// n°331's tenue is kept at 2 holes against 2 (test above), but with Black at 11 the two
+/// holes given à faux by staying win him the partie, and the engine goes.
+#[test]
+fn n331_with_the_opponent_at_eleven_goes() {
     let (a, won) = decide(
         "1W2-2W1-3W2-6W1-7W1-8W2-10W2-11W2-12W2-13B2-15B3-17B3-18B1-19B1-20B1-21B1-22B1-23B1-24B1",
         marker((8, false), (10, true), [2, 11]),

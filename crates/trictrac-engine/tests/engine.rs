@@ -7,7 +7,7 @@ use tablier_trictrac::{Action, Marking, Options, Phase, Trictrac};
 use tablier_trictrac_engine::duel::{mean_se, play_pair};
 use tablier_trictrac_engine::eval::{Weights, FEATURES};
 use tablier_trictrac_engine::{
-    choose_action, EngineError, Greedy, Search, SearchPlayer, MAX_LEVEL,
+    choose_action, claim_gain, EngineError, Greedy, Search, SearchPlayer, MAX_LEVEL,
 };
 
 fn dice(seed: u8) -> SeededDice {
@@ -46,7 +46,8 @@ fn careless(game: &Trictrac, rng: &mut ChaCha8Rng) -> Action {
 }
 
 /// In the écoles mode the engine marks exactly what is due (it never has an école) and
-/// claims every école the careless opponent makes.
+/// claims the écoles the careless opponent makes whenever the points do not lower its chance
+/// of winning the partie (by the table: nearly always).
 #[test]
 fn ecoles_engine_marks_right_and_claims_every_ecole() {
     let options = Options {
@@ -66,11 +67,11 @@ fn ecoles_engine_marks_right_and_claims_every_ecole() {
                 game.apply(&a).unwrap();
             }
             Actor::Player(s) if s == engine => {
-                let could_claim = game.legal_actions().contains(&Action::Claim);
+                let gain = claim_gain(&game, engine);
                 let a = choose_action(&game, 1, step).unwrap();
-                if could_claim {
+                if let Some(g) = gain {
                     windows += 1;
-                    assert_eq!(a, Action::Claim, "the engine claims the école");
+                    assert_eq!(a == Action::Claim, g >= -1e-12, "claim worth {g}");
                 }
                 if a == Action::Claim {
                     claims += 1;
@@ -89,7 +90,7 @@ fn ecoles_engine_marks_right_and_claims_every_ecole() {
         }
     }
     assert!(
-        windows > 5 && claims >= windows,
+        windows > 5 && claims * 10 >= windows * 9,
         "{claims} claims, {windows} windows"
     );
 }

@@ -300,6 +300,22 @@ pub struct RecordLine {
     pub points: [u32; 2],
     /// Holes after the action.
     pub holes: [u32; 2],
+    /// For a throw of the dice: every jan it makes, with whom it profits and its points, in
+    /// the order they are marked (the roller's gains, then the points given to his opponent).
+    /// Records written before this field existed have none; a replay does not need them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub jans: Vec<JanPoints>,
+}
+
+/// One jan of a throw, as the game record keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JanPoints {
+    /// Who marks the points.
+    pub to: Side,
+    /// The jan, as the book names it (e.g. `battre à vrai`).
+    pub jan: String,
+    /// Its points.
+    pub points: u32,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -1382,11 +1398,28 @@ impl tablier_core::Game for Trictrac {
         let text = tablier_core::Game::format_action(self, action);
         let mut next = self.clone();
         next.apply_inner(action)?;
+        let jans = match (action, next.score.as_ref()) {
+            (Action::Roll(_) | Action::Primaute { .. }, Some(score))
+                if next.phase != Phase::Primaute =>
+            {
+                score
+                    .events
+                    .iter()
+                    .map(|e| JanPoints {
+                        to: e.to,
+                        jan: e.kind.name().to_owned(),
+                        points: e.points,
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
         next.log.push(RecordLine {
             by,
             action: text,
             points: next.marker.points,
             holes: next.marker.holes,
+            jans,
         });
         *self = next;
         Ok(())

@@ -235,6 +235,41 @@ fn a_game_finishes_and_replays() {
     let record = g.record();
     let replayed = Trictrac::replay(&record).unwrap();
     assert!(replayed == g);
+    // Every throw's line names its jans; a throw marks its roller's gains at once (the
+    // points it gives are marked after the play), so where it makes no hole one player's
+    // points move by the sum of his jans and the other's do not move.
+    let (mut before, mut holes_before) = ([0u32; 2], [0u32; 2]);
+    let mut checked = 0;
+    for l in record.lines().skip(1) {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let pair = |k: &str| -> [u32; 2] {
+            let a = v[k].as_array().unwrap();
+            [a[0].as_u64().unwrap() as u32, a[1].as_u64().unwrap() as u32]
+        };
+        let (points, holes) = (pair("points"), pair("holes"));
+        if let Some(jans) = v["jans"].as_array() {
+            let mut to = [0u32; 2];
+            for j in jans {
+                assert!(j["jan"].as_str().is_some_and(|n| !n.is_empty()), "{l}");
+                let i = usize::from(j["to"] == "Black");
+                to[i] += j["points"].as_u64().unwrap() as u32;
+            }
+            if holes == holes_before {
+                let moved = [0, 1].map(|i| points[i] != before[i]);
+                let ok = [0, 1]
+                    .iter()
+                    .any(|&r| points[r] == before[r] + to[r] && points[1 - r] == before[1 - r]);
+                assert!(
+                    ok || !moved.iter().any(|&m| m),
+                    "{l}: jans {to:?} from {before:?}"
+                );
+                checked += 1;
+            }
+        }
+        before = points;
+        holes_before = holes;
+    }
+    assert!(checked > 20, "{checked} throws checked");
     // A tampered record is refused at the right line.
     let mut lines: Vec<String> = record.lines().map(String::from).collect();
     let i = lines

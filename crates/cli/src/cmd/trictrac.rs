@@ -2,7 +2,6 @@
 //! play, and why), the engine's view of it (`hint`), and duels between players (`duel`).
 
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -13,7 +12,7 @@ use tablier_trictrac::{Board, JanContext, Marker, Roll, RollScore};
 use tablier_trictrac_engine::duel::{mean_se, play_pair};
 use tablier_trictrac_engine::{player, Greedy, Policy, Search, SearchPlayer, State, Weights};
 
-use crate::common::{interrupted, progress};
+use crate::common::{for_each_index, interrupted, progress};
 
 /// Trictrac tools.
 #[derive(Subcommand)]
@@ -202,6 +201,10 @@ pub struct HintArgs {
     /// A weights file of `tablier train trictrac` instead of the shipped weights.
     #[arg(long)]
     weights: Option<PathBuf>,
+    /// What the engine maximises: `partie` (the chance of winning the partie in 12 holes,
+    /// what the levels play for) or `margin` (the expected margin of holes).
+    #[arg(long, default_value = "partie")]
+    objective: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -210,9 +213,11 @@ pub struct HintArgs {
 /// `tablier trictrac duel`.
 #[derive(Args)]
 pub struct DuelArgs {
-    /// Player A: `greedy`, `untrained` (the search with the untrained evaluation), `trained`
-    /// (the shipped weights), `trained2` (shipped, 2 plies), `level:N`, or `file:PATH`
-    /// (weights file, 1 ply).
+    /// Player A: `greedy`, `untrained` (the search with the untrained evaluation), `margin`
+    /// (the shipped weights, maximising the hole margin, 1 ply; also `trained`), `margin2`
+    /// (2 plies; also `trained2`), `partie` (maximising the chance of winning the partie,
+    /// 1 ply), `partie2`, `level:N` (the levels people meet: partie objective), or
+    /// `file:PATH` (weights file, margin, 1 ply).
     #[arg(long, default_value = "trained")]
     a: String,
     /// Player B, as for A.
@@ -224,6 +229,9 @@ pub struct DuelArgs {
     /// Seed of the dice sequences.
     #[arg(long, default_value_t = 2026)]
     seed: u64,
+    /// Threads playing dice sequences (0: one per core; the result does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -249,7 +257,11 @@ fn pair(text: &str, what: &str) -> Result<[u32; 2]> {
 struct HintPlay {
     play: String,
     position_after: String,
+    /// In the objective's units: holes of margin, or 2·chance − 1.
     value: f64,
+    /// The chance of winning the partie (objective `partie` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chance: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -260,13 +272,66 @@ struct HintReport {
     gains: u32,
     given: u32,
     holes_won: u32,
+    objective: String,
     go_value: Option<f64>,
+    /// The chance of winning the partie by going (objective `partie` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    go_chance: Option<f64>,
     decision: String,
     plays: Vec<HintPlay>,
 }
 
 /// Runs `tablier trictrac hint`.
 fn hint(args: &HintArgs) -> Result<()> {
+    let report = hint_report(args)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    println!(
+        "{} throws {} on {}: he wins {} points now ({} hole(s)), the opponent gets {}",
+        report.player, report.roll, report.position, report.gains, report.holes_won, report.given
+    );
+    let shown = |v: f64, c: Option<f64>| match c {
+        Some(c) => format!("{:>6.1}%", 100.0 * c),
+        None => format!("{v:>7.2}"),
+    };
+    if report.objective == "partie" {
+        println!(
+            "values: the chance that {} wins the partie in 12 holes",
+            report.player
+        );
+    } else {
+        println!(
+            "values: the final margin of holes for {} as the engine estimates it",
+            report.player
+        );
+    }
+    if let Some(g) = report.go_value {
+        println!("  {}  go (s'en aller)", shown(g, report.go_chance));
+        let stay = report
+            .plays
+            .first()
+            .map_or((0.0, None), |p| (p.value, p.chance));
+        println!(
+            "  {}  stay (rester), with the best play",
+            shown(stay.0, stay.1)
+        );
+    }
+    for p in &report.plays {
+        println!(
+            "  {}  {:<22} -> {}",
+            shown(p.value, p.chance),
+            p.play,
+            p.position_after
+        );
+    }
+    println!("engine: {}", report.decision);
+    Ok(())
+}
+
+/// The engine's view of a roll for `tablier trictrac hint`.
+fn hint_report(args: &HintArgs) -> Result<HintReport> {
     let board: Board = args
         .position
         .parse()
@@ -312,8 +377,18 @@ fn hint(args: &HintArgs) -> Result<()> {
         Some(path) => read_weights(path)?,
         None => Weights::shipped(),
     };
-    let search = Search::new(weights, args.plies);
+    let partie = match args.objective.as_str() {
+        "partie" => true,
+        "margin" => false,
+        o => bail!("--objective: {o:?} is `partie` or `margin`"),
+    };
+    let search = if partie {
+        Search::for_partie(weights, args.plies)
+    } else {
+        Search::new(weights, args.plies)
+    };
     let analysis = search.analyse(&state, &score, holes_won);
+    let chance = |v: f64| partie.then(|| tablier_trictrac_engine::search::chance(v));
     let mut plays: Vec<HintPlay> = score
         .plays
         .legal
@@ -323,6 +398,7 @@ fn hint(args: &HintArgs) -> Result<()> {
             play: c.play.notation(),
             position_after: c.end.to_string(),
             value: *v,
+            chance: chance(*v),
         })
         .collect();
     plays.sort_by(|a, b| b.value.total_cmp(&a.value));
@@ -335,37 +411,19 @@ fn hint(args: &HintArgs) -> Result<()> {
     } else {
         format!("play {}", plays.first().map_or("", |p| &p.play))
     };
-    let report = HintReport {
+    Ok(HintReport {
         position: board.to_string(),
         roll: roll.to_string(),
         player: who,
         gains: score.gains(),
         given: score.given(),
         holes_won,
+        objective: args.objective.clone(),
         go_value: analysis.go,
+        go_chance: analysis.go.and_then(chance),
         decision,
         plays,
-    };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-        return Ok(());
-    }
-    println!(
-        "{} throws {} on {}: he wins {} points now ({} hole(s)), the opponent gets {}",
-        report.player, report.roll, report.position, report.gains, report.holes_won, report.given
-    );
-    println!(
-        "values: the final margin of holes for {} as the engine estimates it",
-        report.player
-    );
-    if let Some(g) = report.go_value {
-        println!("  {:>7.2}  go (s'en aller)", g);
-    }
-    for p in &report.plays {
-        println!("  {:>7.2}  {:<22} -> {}", p.value, p.play, p.position_after);
-    }
-    println!("engine: {}", report.decision);
-    Ok(())
+    })
 }
 
 fn read_weights(path: &PathBuf) -> Result<Weights> {
@@ -374,7 +432,10 @@ fn read_weights(path: &PathBuf) -> Result<Weights> {
     Weights::parse(&text).with_context(|| format!("reading {}", path.display()))
 }
 
-fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy>> {
+fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
+    let margin = |plies| SearchPlayer::new(Search::new(Weights::shipped(), plies), 0.0, seed);
+    let partie =
+        |plies| SearchPlayer::new(Search::for_partie(Weights::shipped(), plies), 0.0, seed);
     Ok(match spec {
         "greedy" => Box::new(Greedy::new(seed)),
         "untrained" => Box::new(SearchPlayer::new(
@@ -382,16 +443,10 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy>> {
             0.0,
             seed,
         )),
-        "trained" => Box::new(SearchPlayer::new(
-            Search::new(Weights::shipped(), 1),
-            0.0,
-            seed,
-        )),
-        "trained2" => Box::new(SearchPlayer::new(
-            Search::new(Weights::shipped(), 2),
-            0.0,
-            seed,
-        )),
+        "trained" | "margin" => Box::new(margin(1)),
+        "trained2" | "margin2" => Box::new(margin(2)),
+        "partie" => Box::new(partie(1)),
+        "partie2" => Box::new(partie(2)),
         _ => {
             if let Some(l) = spec.strip_prefix("level:") {
                 let level: u8 = l
@@ -405,7 +460,7 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy>> {
                     seed,
                 ))
             } else {
-                bail!("unknown player {spec:?} (greedy, untrained, trained, trained2, level:N, file:PATH)")
+                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, level:N, file:PATH)")
             }
         }
     })
@@ -421,6 +476,10 @@ struct DuelReport {
     standard_error: f64,
     a_won: u64,
     b_won: u64,
+    /// A's share of the parties (a tie by holes counts half).
+    a_share: f64,
+    /// 95% margin of that share, from the spread between dice sequences.
+    a_share_margin: f64,
     seconds: f64,
 }
 
@@ -429,34 +488,63 @@ fn duel(args: &DuelArgs) -> Result<()> {
     if args.parties == 0 || args.parties & 1 == 1 {
         bail!("--parties is a positive even number (each dice sequence is played twice)");
     }
-    let mut a = make_player(&args.a, args.seed ^ 0xa)?;
-    let mut b = make_player(&args.b, args.seed ^ 0xb)?;
+    // Refuse an unknown player before starting.
+    make_player(&args.a, 0)?;
+    make_player(&args.b, 0)?;
     let stop = interrupted();
     let pairs = args.parties / 2;
     let bar = progress(args.parties, args.quiet, "parties");
     let started = Instant::now();
-    let mut per_pair = Vec::new();
-    let (mut a_won, mut b_won) = (0, 0);
-    for n in 0..pairs {
-        if stop.load(Ordering::Relaxed) {
-            eprintln!("stopped after {} parties", 2 * n);
-            break;
-        }
+    let results = std::sync::Mutex::new(Vec::<(u64, [f64; 2])>::new());
+    for_each_index(args.threads, pairs, stop, |n| {
+        // Each pair has its own players (seeded by the pair), so that the result does not
+        // depend on the threads (both specs were checked above).
+        let (Ok(mut a), Ok(mut b)) = (
+            make_player(&args.a, args.seed ^ 0xa ^ (n << 8)),
+            make_player(&args.b, args.seed ^ 0xb ^ (n << 8)),
+        ) else {
+            return;
+        };
         let r = play_pair(a.as_mut(), b.as_mut(), args.seed, n);
-        for m in r.margins {
-            if m > 0.0 {
-                a_won += 1;
-            } else if m < 0.0 {
-                b_won += 1;
-            }
-        }
-        per_pair.push((r.margins[0] + r.margins[1]) / 2.0);
+        let mut all = results.lock().expect("no thread panics holding it");
+        all.push((n, r.margins));
+        let per_pair: Vec<f64> = all.iter().map(|(_, m)| (m[0] + m[1]) / 2.0).collect();
         let (m, se) = mean_se(&per_pair);
         bar.set_message(format!("A {m:+.2} ± {se:.2} holes per partie"));
         bar.inc(2);
-    }
+    });
     bar.finish_and_clear();
+    let mut all = results.into_inner().expect("the threads are done");
+    all.sort_by_key(|r| r.0);
+    if (all.len() as u64) < pairs {
+        eprintln!("stopped after {} parties", 2 * all.len());
+    }
+    let per_pair: Vec<f64> = all.iter().map(|(_, m)| (m[0] + m[1]) / 2.0).collect();
+    let won = |m: f64| {
+        if m > 0.0 {
+            1.0
+        } else if m < 0.0 {
+            0.0
+        } else {
+            0.5
+        }
+    };
+    let won_per_pair: Vec<f64> = all
+        .iter()
+        .map(|(_, m)| (won(m[0]) + won(m[1])) / 2.0)
+        .collect();
+    let a_won = all
+        .iter()
+        .flat_map(|(_, m)| m.iter())
+        .filter(|&&m| m > 0.0)
+        .count() as u64;
+    let b_won = all
+        .iter()
+        .flat_map(|(_, m)| m.iter())
+        .filter(|&&m| m < 0.0)
+        .count() as u64;
     let (m, se) = mean_se(&per_pair);
+    let (share, share_se) = mean_se(&won_per_pair);
     let report = DuelReport {
         a: args.a.clone(),
         b: args.b.clone(),
@@ -466,6 +554,8 @@ fn duel(args: &DuelArgs) -> Result<()> {
         standard_error: se,
         a_won,
         b_won,
+        a_share: share,
+        a_share_margin: 1.96 * share_se,
         seconds: started.elapsed().as_secs_f64(),
     };
     if args.json {
@@ -480,8 +570,15 @@ fn duel(args: &DuelArgs) -> Result<()> {
             report.seed
         );
         println!(
-            "A: {:+.2} ± {:.2} holes per partie (standard error); parties won A {} B {}; {:.0} s",
-            m, se, a_won, b_won, report.seconds
+            "parties won: A {} B {}: A {:.1}% ± {:.1}% (95%, by dice sequence)",
+            a_won,
+            b_won,
+            100.0 * share,
+            100.0 * report.a_share_margin
+        );
+        println!(
+            "A: {:+.2} ± {:.2} holes per partie (standard error); {:.0} s",
+            m, se, report.seconds
         );
     }
     Ok(())
@@ -513,6 +610,43 @@ mod tests {
                 "nombre non joué (jan qui ne peut)"
             ]
         );
+    }
+
+    fn hint_args(holes: &str, objective: &str) -> HintArgs {
+        HintArgs {
+            position: "1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-21B1-22B1".into(),
+            roll: "6-3".into(),
+            player: "white".into(),
+            points: "8,0".into(),
+            holes: holes.into(),
+            bredouille: Some("none".into()),
+            plies: 1,
+            weights: None,
+            objective: objective.into(),
+            json: true,
+        }
+    }
+
+    /// The hint shows the chance of winning the partie with going and with each play, and
+    /// the decision follows it: n°387's tenue (book_decisions.rs) kept at 2 holes against
+    /// 11, left at 5 against 5.
+    #[test]
+    fn hint_shows_the_chance_of_the_partie() {
+        let behind = hint_report(&hint_args("2,11", "partie")).unwrap();
+        let go = behind.go_chance.unwrap();
+        assert!((0.0..=1.0).contains(&go));
+        assert!(behind
+            .plays
+            .iter()
+            .all(|p| p.chance.is_some_and(|c| (0.0..=1.0).contains(&c))));
+        assert!(behind.plays[0].chance.unwrap() > go, "{}", behind.decision);
+        assert!(behind.decision.starts_with("stay"), "{}", behind.decision);
+        let even = hint_report(&hint_args("5,5", "partie")).unwrap();
+        assert!(even.decision.starts_with("go"), "{}", even.decision);
+        // In holes of margin there is no chance to show.
+        let margin = hint_report(&hint_args("2,11", "margin")).unwrap();
+        assert!(margin.go_chance.is_none() && margin.plays[0].chance.is_none());
+        assert!(hint_report(&hint_args("2,11", "hope")).is_err());
     }
 
     #[test]

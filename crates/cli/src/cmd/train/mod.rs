@@ -6,6 +6,7 @@ use clap::Subcommand;
 pub mod backgammon;
 pub mod draughts;
 pub mod trictrac;
+pub mod trictrac_partie;
 
 /// `tablier train ...`.
 #[derive(Subcommand)]
@@ -16,6 +17,8 @@ pub enum TrainCommand {
     Backgammon(backgammon::TrainArgs),
     /// Train the trictrac evaluator by self-play.
     Trictrac(trictrac::TrainArgs),
+    /// Measure the chance of winning a trictrac partie from every score, in self-play.
+    TrictracPartie(trictrac_partie::PartieArgs),
 }
 
 /// Runs a `tablier train` subcommand.
@@ -24,5 +27,6 @@ pub fn run(cmd: &TrainCommand) -> Result<()> {
         TrainCommand::Draughts(args) => draughts::run(args),
         TrainCommand::Backgammon(args) => backgammon::run(args),
         TrainCommand::Trictrac(args) => trictrac::run(args),
+        TrainCommand::TrictracPartie(args) => trictrac_partie::run(args),
     }
 }

@@ -65,11 +65,22 @@ export function hidesPoints(s, you) {
   return !!(s.spec?.ecoles && you && !s.result && SECRET_PHASES.includes(phaseName(s.view?.phase)));
 }
 
+// A throw's jans as the move list and the roll box write them: "+4 white battre à vrai".
+function janText(jans) {
+  return jans.map((j) => `+${j.points} ${lower(j.to)} ${esc(j.jan)}`).join(' · ');
+}
+
 export function events(s) {
   if (hidesPoints(s, window.tablier?.you)) return '<div style="color:var(--muted)" data-hidden-points>Écoles: the points of this roll are shown once they are marked and the claims are over.</div>';
   const ev = s.view?.events || [];
   const ecoles = s.view?.ecoles || [];
   let html = '';
+  // The throw before this one (the opponent's, usually) stays in view until the next throw.
+  const throws = s.view?.throws || [];
+  const prev = throws[throws.length - (s.view?.roll ? 2 : 1)];
+  if (prev && !/^W\d B\d$/.test(prev.roll)) {
+    html += `<div style="color:var(--muted)" data-previous-throw>Previous throw (${esc(prev.roll)}): ${prev.jans.length ? janText(prev.jans) : 'no points'}</div>`;
+  }
   if (ev.length) html += `<div style="color:var(--muted)">This roll${s.view.roll ? ` (${esc(s.view.roll)})` : ''}:</div>` + ev.map((e) => `<div data-event>${esc(e)}</div>`).join('');
   if (ecoles.length) {
     html += '<div style="color:var(--muted);margin-top:.3rem">Écoles:</div>';
@@ -94,10 +105,20 @@ export function moveRows(s) {
   // or after it); a mark of 0 says nothing and is left out.
   let turn = null;
   const dotOf = (side) => `<span style="display:inline-block;width:.7em;height:.7em;border-radius:50%;border:1px solid #555;background:${side === 'white' ? '#f7f3ea' : '#2a2a2a'}"></span>`;
+  // Each throw's jans and points (view.throws, in the order of the dice in the log), written
+  // in the row of the play they belong to; in écoles the last throw's stay hidden from the
+  // seated players while its points are marked.
+  const throws = s.view?.throws || [];
+  const hideLast = hidesPoints(s, window.tablier?.you);
+  let k = 0;
+  let jans = '';
+  const withJans = (row) => { if (jans) { row.cells[1] += jans; jans = ''; } };
   for (const a of s.log) {
     // The server's own entry after a restart (its clocks went on again): no move, no dice.
     if (a.action === '!resume') continue;
     if (!a.side) {
+      const t = throws[k++];
+      jans = t && t.jans.length && !(hideLast && k === throws.length) ? ` <span class="meta" data-jans>${janText(t.jans)}</span>` : '';
       const m = a.action.match(/^W(\d) B(\d)$/);
       if (m) { rows.push({ cells: [`<span class="meta">primauté: white ${m[1]}, black ${m[2]}</span>`], span: 2 }); dice = `${Math.max(m[1], m[2])}${Math.min(m[1], m[2])}`; }
       else dice = a.action.replace(/\D/g, '');
@@ -112,6 +133,7 @@ export function moveRows(s) {
         turn = { n: ++n, cells: [dice ? `<span class="dice">${dice}</span>` : '', ''] };
         rows.push(turn);
         dice = '';
+        withJans(turn);
       }
       const text = { mark: `marks ${num}`, ecole: `école! claims ${num}`, warn: `warns of ${num}`, claim: 'claims the écoles', decline: 'lets them go', erase: 'erases' }[word];
       turn.cells[1] += ` <span class="meta" data-said="${word}">· ${a.side} ${text}</span>`;
@@ -128,6 +150,7 @@ export function moveRows(s) {
       continue;
     }
     const row = { n: ++n, cells: [`${dotOf(a.side)} ${isPlay && dice ? `<span class="dice">${dice}</span>` : ''}`, act] };
+    if (isPlay || a.action === 'go') withJans(row);
     rows.push(row);
     if (isPlay) { dice = ''; turn = row; row.played = true; }
   }

@@ -722,6 +722,34 @@ async fn trictrac(c: &Client, base: &str) -> usize {
         if !shot_middle && holes.iter().any(|h| h.as_u64().unwrap() >= 4) {
             shot(c, "trictrac-middle").await;
             shot_middle = true;
+            // The move list writes each throw's jans with their points in the row of its
+            // play, and the roll box keeps the previous throw in view.
+            let jans = js(
+                c,
+                "return [...document.querySelectorAll('[data-jans]')].map(e => e.textContent)",
+            )
+            .await;
+            let jans: Vec<&str> = jans
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|j| j.as_str().unwrap())
+                .collect();
+            assert!(jans.len() > 3, "{jans:?}");
+            assert!(
+                jans.iter()
+                    .all(|j| j.starts_with('+') && (j.contains("white") || j.contains("black"))),
+                "{jans:?}"
+            );
+            let previous = js(
+                c,
+                "const e = document.querySelector('[data-previous-throw]'); return e ? e.textContent : ''",
+            )
+            .await;
+            assert!(
+                previous.as_str().unwrap().starts_with("Previous throw ("),
+                "{previous}"
+            );
         }
         assert!(turns < 2000, "the trictrac partie does not end");
     }

@@ -107,8 +107,10 @@
 //! # Game record
 //! JSON lines: a header `{"game":"trictrac","options":{…}}`, then one line per action
 //! `{"by":"chance"|"white"|"black","action":"<notation>","points":[w,b],"holes":[w,b]}` with
-//! the marker after the action. [`Trictrac::replay`] re-applies every action and checks the
-//! marker. Action notation: `W5 B3` (primauté: White's die, Black's die), `6-5` (roll),
+//! the marker after the action; a throw's line also names its jans,
+//! `"jans":[{"to":"White","jan":"battre à vrai","points":4},…]` (the roller's gains, then the
+//! points given). [`Trictrac::replay`] re-applies every action and checks the marker (the
+//! jans are not needed: older records have none). Action notation: `W5 B3` (primauté: White's die, Black's die), `6-5` (roll),
 //! plays as in [`crate::plays`], `go`, `stay`, `mark 4`, `claim`, `decline`, `ecole 4`,
 //! `erase`, `oblige`, `warn 4`.
 
@@ -1301,6 +1303,19 @@ pub struct TrictracView {
     pub marques: Vec<MarqueResult>,
     /// How this partie is scored and played (marking, partie ordinaire or à écrire, stakes).
     pub options: Options,
+    /// Every throw of the dice so far (the primauté's included), in order, with its jans and
+    /// their points: the move list shows them. In the écoles mode a client hides the last
+    /// throw's jans from the seated players while its points are being marked.
+    pub throws: Vec<ThrowView>,
+}
+
+/// A throw of the dice in [`TrictracView::throws`].
+#[derive(Clone, Debug, Serialize)]
+pub struct ThrowView {
+    /// The throw as the game record writes it (`6-5`, `W6 B5` for the primauté).
+    pub roll: String,
+    /// Its jans (none when it scored nothing).
+    pub jans: Vec<JanPoints>,
 }
 
 /// One legal action for a client.
@@ -1542,6 +1557,15 @@ impl tablier_core::Game for Trictrac {
             ecoles: self.ecoles.clone(),
             marques: self.marques.clone(),
             options: self.options,
+            throws: self
+                .log
+                .iter()
+                .filter(|l| l.by == "chance")
+                .map(|l| ThrowView {
+                    roll: l.action.clone(),
+                    jans: l.jans.clone(),
+                })
+                .collect(),
         }
     }
 }

@@ -391,6 +391,29 @@ export function create(container, controls, ctx) {
       else button(controls, LABELS[t] || t, () => ctx.act(t), t === 'go' || t === 'pass' ? 'primary' : '', { 'data-act': t });
     }
     const gl = { mark: 'Mark', ecole: 'Claim an école of', warn: 'Warn of' };
+    // Marking, warning and claiming an école take a number of points: one list of numbers for
+    // all, with a button for each (enabled for the numbers the rules allow it).
+    const pickers = ['mark', 'warn', 'ecole'].filter((k) => groups[k]);
+    if (pickers.some((k) => groups[k].length > 6)) {
+      const nums = [...new Set(pickers.flatMap((k) => groups[k]))].sort((a, b) => a - b);
+      const pick = document.createElement('select');
+      pick.setAttribute('aria-label', 'points');
+      for (const n of nums) { const o = document.createElement('option'); o.value = n; o.textContent = `${n} point${n === 1 ? '' : 's'}`; pick.appendChild(o); }
+      controls.append(pick);
+      const bs = pickers.map((k) => [k, button(controls, { mark: 'Mark', warn: 'Warn', ecole: 'Claim an école' }[k], () => ctx.act(`${k} ${pick.value}`), k === 'mark' ? 'primary' : '', { 'data-act-group': k })]);
+      const update = () => { for (const [k, b] of bs) b.disabled = !groups[k].includes(Number(pick.value)); };
+      pick.addEventListener('change', update);
+      update();
+      for (const k of pickers) delete groups[k];
+    }
+    if (legal.some((t) => t.startsWith('warn '))) {
+      // The book's "je ne marque pas" (n°176), which a new player cannot guess.
+      const h = document.createElement('div');
+      h.className = 'hint';
+      h.setAttribute('data-warn-help', '');
+      h.textContent = "Warn (« je ne marque pas », n°176): when this throw gives your opponent his hole, you may announce that you do not mark your points; his hole is then simple (your warning breaks his bredouille), and if no hole comes your points are lost.";
+      controls.appendChild(h);
+    }
     for (const [k, nums] of Object.entries(groups)) {
       if (nums.length <= 6) { for (const n of nums) button(controls, `${gl[k]} ${n}`, () => ctx.act(`${k} ${n}`), k === 'mark' ? 'primary' : '', { 'data-act': `${k} ${n}` }); continue; }
       const sel2 = document.createElement('select');

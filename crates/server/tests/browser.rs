@@ -808,6 +808,20 @@ async fn trictrac_ecoles(c: &Client, base: &str) -> usize {
             }
             // Mark what the buttons offer; otherwise answer with a word (decline, go, ...)
             // rather than claim an école.
+            // One list of numbers at most (marking, warning and claiming share it), and the
+            // warning explained wherever it is offered.
+            let controls = js(
+                c,
+                "return [document.querySelectorAll('#controls select').length, \
+                 !!document.querySelector('#controls [data-act^=warn], #controls [data-act-group=warn]'), \
+                 !!document.querySelector('#controls [data-warn-help]')]",
+            )
+            .await;
+            assert!(controls[0].as_u64().unwrap() <= 1, "{controls}");
+            assert_eq!(
+                controls[1], controls[2],
+                "warning without its help: {controls}"
+            );
             if exists(c, "#controls [data-act-group=mark]").await {
                 click(c, "#controls [data-act-group=mark]").await;
             } else if exists(c, "#controls [data-act^=mark]").await {

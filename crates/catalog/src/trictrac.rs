@@ -42,7 +42,7 @@ impl Listed for Trictrac {
     }
 
     /// White's chance of winning the partie in 12 holes, in percent, before each throw (the
-    /// engine's evaluation: the score's table and the board's promise, as the levels play);
+    /// engine's chance model: the score's table and the board's promise);
     /// 100 or 0 once the partie is over.
     fn review_value(&self) -> Option<f64> {
         match self.phase() {

@@ -27,9 +27,11 @@
 //!   and two linear heads: the holes still to come for each player.
 //! * [`search`]: every play (and going, after a hole) valued by the position it leads to;
 //!   at 2 plies the best three plays are valued by the opponent's best answer to each of his
-//!   21 rolls. The levels maximise the chance of winning the partie ([`partie`]: a table
-//!   over the score solved from the engine's own throws, and the evaluation's hole margin
-//!   added to it); the hole margin remains as [`Objective::Margin`].
+//!   21 rolls. The levels maximise the expected hole margin ([`Objective::Margin`]); the
+//!   chance of winning the partie ([`partie`]: a table over the score solved from the
+//!   engine's own throws, and the evaluation's hole margin added to it) is
+//!   [`Objective::Partie`], which the hint and the review show, and which decides the claims
+//!   of écoles.
 //! * [`chances`]: what each of the 21 rolls gives (fills, conservations, hits à vrai and à
 //!   faux, points), and the book's arithmetic of numbers (tables C–F).
 //! * [`train`]: self-play and ridge regression on the holes actually taken.
@@ -57,9 +59,11 @@ use tablier_trictrac::{Action, Phase, Trictrac};
 
 /// The highest level offered to people (level 0 is the weakest).
 ///
-/// Every level plays for the chance of winning the partie ([`Objective::Partie`]).
+/// The levels maximise the expected hole margin ([`Objective::Margin`]): the chance of
+/// winning the partie ([`Objective::Partie`]) lost to it over 1,000 parties (see
+/// [`partie`]), so it is not a level yet.
 ///
-/// * 0: beginner — 1-ply search whose values get a random term worth ±1.5 holes (seeded), so
+/// * 0: beginner — 1-ply search whose values get a random term of ±1.5 holes (seeded), so
 ///   it often picks a play that is not the best;
 /// * 1: 1-ply, ±0.4 hole of noise;
 /// * 2: 1-ply, no noise;
@@ -89,15 +93,9 @@ pub fn player(level: u8, seed: u64) -> Result<SearchPlayer, EngineError> {
         3 => (2, 0.0),
         _ => return Err(EngineError::NoSuchLevel(level)),
     };
-    // The noise is given in holes; the search's values are chances (2·chance − 1): one hole
-    // is worth what the first hole of the partie is worth.
-    let table = &partie::PartieModel::shipped().table;
-    let hole = 2.0
-        * (table.chance(&partie::Score::at_holes(1, 0))
-            - table.chance(&partie::Score::at_holes(0, 0)));
     Ok(SearchPlayer::new(
-        Search::for_partie(Weights::shipped(), plies),
-        noise * hole,
+        Search::new(Weights::shipped(), plies),
+        noise,
         seed,
     ))
 }

@@ -29,6 +29,20 @@
 //! of margin counts for more where the partie is close to its end). The four coefficients
 //! are fitted by logistic regression on the outcomes of the same self-play parties.
 //!
+//! # How good it is
+//! The search with this objective ([`crate::search::Objective::Partie`]) decides both halves
+//! of n°387 as the book does, where the margin objective cannot (tests/book_decisions.rs).
+//! As a player it is not better yet: `tablier trictrac duel --a partie --b margin --parties
+//! 1000 --seed 2026 --threads 2` (1 ply each, same dice both seatings) gave the partie
+//! objective 479 parties of 1,000 (47.9% ± 1.7% at 95%) and −0.26 ± 0.11 holes per partie.
+//! Choices between plays compare positions with the same player to throw, and agree with the
+//! margin; going or staying compares a position where one throws next with one where the
+//! opponent does, and there the model is biased: the roller's next throw is counted both by
+//! the table (its average throw) and by the evaluation's outlook of that throw, so the model
+//! goes too often (n°331's position at 5 holes against 5: the margin stays by half a hole, the
+//! model goes). Hence the levels still play for the margin; the model gives the hint's and the
+//! review's chances and decides the claims of écoles.
+//!
 //! # Example
 //! ```
 //! use tablier_trictrac_engine::partie::{PartieModel, Score};

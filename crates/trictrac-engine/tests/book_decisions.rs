@@ -167,7 +167,7 @@ fn stay_minus_go(board: &str, m: Marker, roll: &str, objective: Objective) -> f6
 /// his 6-3 takes one hole; Black, his points erased by the hole, lacks the 7th field of his
 /// grand jan (18) with two dames on 21 and 22 to fill it.
 ///
-/// The levels value each choice by the chance of winning the partie
+/// The partie objective values each choice by the chance of winning the partie
 /// ([`tablier_trictrac_engine::partie`]). At 5 holes against 5 the engine goes (the tenue
 /// is worth a little less, by a percent of chance); at 2 or 3 against 11 it stays, as the
 /// book says: the tenue's further holes are all that can still win, and a loss by many holes

@@ -201,9 +201,10 @@ pub struct HintArgs {
     /// A weights file of `tablier train trictrac` instead of the shipped weights.
     #[arg(long)]
     weights: Option<PathBuf>,
-    /// What the engine maximises: `partie` (the chance of winning the partie in 12 holes,
-    /// what the levels play for) or `margin` (the expected margin of holes).
-    #[arg(long, default_value = "partie")]
+    /// What decides: `margin` (the expected margin of holes, what the levels play for) or
+    /// `partie` (the chance of winning the partie in 12 holes). The chances are shown either
+    /// way.
+    #[arg(long, default_value = "margin")]
     objective: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
@@ -259,8 +260,7 @@ struct HintPlay {
     position_after: String,
     /// In the objective's units: holes of margin, or 2·chance − 1.
     value: f64,
-    /// The chance of winning the partie (objective `partie` only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The chance of winning the partie after this play (by the partie objective's search).
     chance: Option<f64>,
 }
 
@@ -274,8 +274,7 @@ struct HintReport {
     holes_won: u32,
     objective: String,
     go_value: Option<f64>,
-    /// The chance of winning the partie by going (objective `partie` only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The chance of winning the partie by going (by the partie objective's search).
     go_chance: Option<f64>,
     decision: String,
     plays: Vec<HintPlay>,
@@ -292,38 +291,27 @@ fn hint(args: &HintArgs) -> Result<()> {
         "{} throws {} on {}: he wins {} points now ({} hole(s)), the opponent gets {}",
         report.player, report.roll, report.position, report.gains, report.holes_won, report.given
     );
-    let shown = |v: f64, c: Option<f64>| match c {
-        Some(c) => format!("{:>6.1}%", 100.0 * c),
-        None => format!("{v:>7.2}"),
-    };
-    if report.objective == "partie" {
-        println!(
-            "values: the chance that {} wins the partie in 12 holes",
-            report.player
-        );
+    let unit = if report.objective == "partie" {
+        "2·chance − 1"
     } else {
-        println!(
-            "values: the final margin of holes for {} as the engine estimates it",
-            report.player
-        );
-    }
+        "holes of margin"
+    };
+    println!(
+        "values ({unit}, what the engine decides by) and the chance that {} wins the partie in 12 holes",
+        report.player
+    );
+    let row = |v: f64, c: Option<f64>, what: &str| {
+        let c = c.map_or(String::new(), |c| format!("{:5.1}%", 100.0 * c));
+        println!("  {v:>7.2}  {c:>6}  {what}");
+    };
     if let Some(g) = report.go_value {
-        println!("  {}  go (s'en aller)", shown(g, report.go_chance));
-        let stay = report
-            .plays
-            .first()
-            .map_or((0.0, None), |p| (p.value, p.chance));
-        println!(
-            "  {}  stay (rester), with the best play",
-            shown(stay.0, stay.1)
-        );
+        row(g, report.go_chance, "go (s'en aller)");
     }
     for p in &report.plays {
-        println!(
-            "  {}  {:<22} -> {}",
-            shown(p.value, p.chance),
-            p.play,
-            p.position_after
+        row(
+            p.value,
+            p.chance,
+            &format!("{:<22} -> {}", p.play, p.position_after),
         );
     }
     println!("engine: {}", report.decision);
@@ -382,23 +370,24 @@ fn hint_report(args: &HintArgs) -> Result<HintReport> {
         "margin" => false,
         o => bail!("--objective: {o:?} is `partie` or `margin`"),
     };
-    let search = if partie {
-        Search::for_partie(weights, args.plies)
+    let by_chance =
+        Search::for_partie(weights.clone(), args.plies).analyse(&state, &score, holes_won);
+    let analysis = if partie {
+        by_chance.clone()
     } else {
-        Search::new(weights, args.plies)
+        Search::new(weights, args.plies).analyse(&state, &score, holes_won)
     };
-    let analysis = search.analyse(&state, &score, holes_won);
-    let chance = |v: f64| partie.then(|| tablier_trictrac_engine::search::chance(v));
+    let chance = tablier_trictrac_engine::search::chance;
     let mut plays: Vec<HintPlay> = score
         .plays
         .legal
         .iter()
-        .zip(&analysis.plays)
-        .map(|(c, v)| HintPlay {
+        .zip(analysis.plays.iter().zip(&by_chance.plays))
+        .map(|(c, (v, p))| HintPlay {
             play: c.play.notation(),
             position_after: c.end.to_string(),
             value: *v,
-            chance: chance(*v),
+            chance: Some(chance(*p)),
         })
         .collect();
     plays.sort_by(|a, b| b.value.total_cmp(&a.value));
@@ -420,7 +409,7 @@ fn hint_report(args: &HintArgs) -> Result<HintReport> {
         holes_won,
         objective: args.objective.clone(),
         go_value: analysis.go,
-        go_chance: analysis.go.and_then(chance),
+        go_chance: by_chance.go.map(chance),
         decision,
         plays,
     })
@@ -627,9 +616,9 @@ mod tests {
         }
     }
 
-    /// The hint shows the chance of winning the partie with going and with each play, and
-    /// the decision follows it: n°387's tenue (book_decisions.rs) kept at 2 holes against
-    /// 11, left at 5 against 5.
+    /// The hint shows the chance of winning the partie with going and with each play; by the
+    /// partie objective the decision follows it: n°387's tenue (book_decisions.rs) kept at 2
+    /// holes against 11, left at 5 against 5.
     #[test]
     fn hint_shows_the_chance_of_the_partie() {
         let behind = hint_report(&hint_args("2,11", "partie")).unwrap();
@@ -643,9 +632,12 @@ mod tests {
         assert!(behind.decision.starts_with("stay"), "{}", behind.decision);
         let even = hint_report(&hint_args("5,5", "partie")).unwrap();
         assert!(even.decision.starts_with("go"), "{}", even.decision);
-        // In holes of margin there is no chance to show.
+        // Deciding by the margin (the levels), the chances are still shown, and the decision
+        // is the margin's: go.
         let margin = hint_report(&hint_args("2,11", "margin")).unwrap();
-        assert!(margin.go_chance.is_none() && margin.plays[0].chance.is_none());
+        assert_eq!(margin.go_chance, behind.go_chance);
+        assert!(margin.plays.iter().all(|p| p.chance.is_some()));
+        assert!(margin.decision.starts_with("go"), "{}", margin.decision);
         assert!(hint_report(&hint_args("2,11", "hope")).is_err());
     }
 

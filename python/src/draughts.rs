@@ -383,20 +383,40 @@ impl PyGame {
 
     /// OpenSpiel action ids of the legal moves, with each move's index in `moves()`.
     fn action_ids(&self) -> PyResult<Vec<(i64, usize)>> {
-        if self.table.variant().name == "french-old" {
-            return Err(invalid(
-                "OpenSpiel ids are defined for the FMJD-style variants only",
-            ));
-        }
         let n = i64::from(self.table.variant().board.squares());
         let moves = self.table.moves();
         let mut ids = Vec::with_capacity(moves.len());
         for (i, m) in moves.iter().enumerate() {
+            if m.path.is_empty() {
+                // Old French rules: huffing the piece on a square (`s21`) and obliging the
+                // opponent to take with it (`f21`), after the moves' ids.
+                let square = |prefix: char| {
+                    m.notation
+                        .strip_prefix(prefix)
+                        .and_then(|t| t.parse::<i64>().ok())
+                        .filter(|q| (1..=n).contains(q))
+                };
+                let id = match (square('s'), square('f')) {
+                    (Some(q), _) => n * n * SAME_ENDS + q - 1,
+                    (_, Some(q)) => n * n * SAME_ENDS + n + q - 1,
+                    _ => {
+                        return Err(invalid(format!(
+                            "{:?}: no OpenSpiel action id for it",
+                            m.notation
+                        )))
+                    }
+                };
+                ids.push((id, i));
+                continue;
+            }
             let (from, to) = (m.path[0], *m.path.last().unwrap_or(&m.path[0]));
             let rank = moves
                 .iter()
                 .filter(|o| {
-                    o.path[0] == from && o.path.last() == Some(&to) && (o.captured < m.captured)
+                    !o.path.is_empty()
+                        && o.path[0] == from
+                        && o.path.last() == Some(&to)
+                        && (o.captured < m.captured)
                 })
                 .count() as i64;
             if rank >= SAME_ENDS {
@@ -601,6 +621,13 @@ impl PyGame {
             return Ok(self.table.moves()[i].notation.clone());
         }
         let n = i64::from(self.table.variant().board.squares());
+        let past = id - n * n * SAME_ENDS;
+        if (0..n).contains(&past) {
+            return Ok(format!("s{}", past + 1));
+        }
+        if (n..2 * n).contains(&past) {
+            return Ok(format!("f{}", past - n + 1));
+        }
         let (pair, rank) = (id / SAME_ENDS, id % SAME_ENDS);
         Ok(format!("{}-{}#{}", pair / n + 1, pair % n + 1, rank))
     }
@@ -728,8 +755,15 @@ fn variants() -> Vec<&'static str> {
 /// OpenSpiel: the number of distinct action ids of a variant.
 #[pyfunction]
 fn _os_num_actions(variant: &str) -> PyResult<i64> {
-    let n = i64::from(variant_by_name(variant)?.board.squares());
-    Ok(n * n * SAME_ENDS)
+    let v = variant_by_name(variant)?;
+    let n = i64::from(v.board.squares());
+    // The old French rules add a huff (`sN`) and an obligation to take (`fN`) per square.
+    let huffs = if std::ptr::eq(v, &tablier_draughts::FRENCH_OLD) {
+        2 * n
+    } else {
+        0
+    };
+    Ok(n * n * SAME_ENDS + huffs)
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

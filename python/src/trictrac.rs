@@ -17,11 +17,27 @@ use tablier_trictrac_engine::{state_of, Search, Weights, MAX_LEVEL};
 use crate::{budget, illegal, invalid, parse_side, py_str, side_name, Analysis, Outcome};
 
 /// OpenSpiel ids: `kind * 676 + high_from * 26 + low_from` for the plays (four kinds), then
-/// go and stay.
+/// go and stay; for the écoles, `mark k`, `warn k` and `ecole k` (`k` < 256 points each), then
+/// claim, decline, erase and oblige.
 const GRID: i64 = 26 * 26;
 const GO_ID: i64 = 4 * GRID;
 const STAY_ID: i64 = GO_ID + 1;
-const NUM_ACTIONS: i64 = STAY_ID + 1;
+/// How many point counts each of mark, warn and ecole has ids for.
+const POINTS: i64 = 256;
+const MARK_ID: i64 = STAY_ID + 1;
+const WARN_ID: i64 = MARK_ID + POINTS;
+const ECOLE_ID: i64 = WARN_ID + POINTS;
+const CLAIM_ID: i64 = ECOLE_ID + POINTS;
+const DECLINE_ID: i64 = CLAIM_ID + 1;
+const ERASE_ID: i64 = DECLINE_ID + 1;
+const OBLIGE_ID: i64 = ERASE_ID + 1;
+const NUM_ACTIONS: i64 = OBLIGE_ID + 1;
+
+/// The id of `k` points from `base` (none beyond [`POINTS`]).
+fn points_id(base: i64, k: u32) -> Option<i64> {
+    let k = i64::from(k);
+    (k < POINTS).then_some(base + k)
+}
 const OBSERVATION_SIZE: usize = 50 + 6 + 4 + 2 + 5;
 
 fn phase_name(p: Phase) -> &'static str {
@@ -229,22 +245,19 @@ impl PyPartie {
                                 let (side, r) = roll?;
                                 play_id(p, side, r)
                             }
+                            Action::Mark(k) => points_id(MARK_ID, *k)?,
+                            Action::Warn(k) => points_id(WARN_ID, *k)?,
+                            Action::Ecole(k) => points_id(ECOLE_ID, *k)?,
+                            Action::Claim => CLAIM_ID,
+                            Action::Decline => DECLINE_ID,
+                            Action::Erase => ERASE_ID,
+                            Action::Oblige => OBLIGE_ID,
                             _ => return None,
                         };
                         Some((id, a))
                     })
                     .collect()
             }
-        }
-    }
-
-    fn require_automatic(&self) -> PyResult<()> {
-        if self.game.options().marking == Marking::Automatic {
-            Ok(())
-        } else {
-            Err(invalid(
-                "OpenSpiel ids are defined for automatic marking only",
-            ))
         }
     }
 }
@@ -569,7 +582,6 @@ impl PyPartie {
 
     /// Sorted OpenSpiel ids of the legal actions (player or chance).
     fn _os_legal(&self) -> PyResult<Vec<i64>> {
-        self.require_automatic()?;
         let mut v: Vec<i64> = self.id_actions().into_iter().map(|(i, _)| i).collect();
         v.sort_unstable();
         let distinct: HashSet<i64> = v.iter().copied().collect();
@@ -621,6 +633,13 @@ impl PyPartie {
         match id {
             GO_ID => "go".into(),
             STAY_ID => "stay".into(),
+            MARK_ID..WARN_ID => format!("mark {}", id - MARK_ID),
+            WARN_ID..ECOLE_ID => format!("warn {}", id - WARN_ID),
+            ECOLE_ID..CLAIM_ID => format!("ecole {}", id - ECOLE_ID),
+            CLAIM_ID => "claim".into(),
+            DECLINE_ID => "decline".into(),
+            ERASE_ID => "erase".into(),
+            OBLIGE_ID => "oblige".into(),
             _ => format!("action {id}"),
         }
     }

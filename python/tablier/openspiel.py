@@ -4,14 +4,15 @@
 ``pyspiel.load_game``:
 
 * ``tablier_draughts(variant=international)`` — also ``brazilian``, ``canadian``,
-  ``english`` (the old French rules, whose turns include huffs, are not offered);
+  ``english`` and ``french-old`` (the old French rules, with their huffs);
 * ``tablier_backgammon(match_length=0,cube=True,jacoby=True,beavers=False,crawford=True,
   cube_limit=64)`` — a money game (``match_length=0``) or a match;
-* ``tablier_trictrac()`` — a partie in 12 holes with automatic marking.
+* ``tablier_trictrac(ecoles=False)`` — a partie in 12 holes, marked by the program, or with
+  ``ecoles=True`` by the players themselves (marks, warnings, claims of écoles).
 
 The states subclass ``pyspiel.State`` and keep a ``tablier`` game inside (``state.game``),
 so OpenSpiel's C++ algorithms (``random_sim_test``, MCTS, ...) and its Python ones run on
-them. Resignations, and the écoles of trictrac, are not offered.
+them. Resignations are not offered.
 
 Action ids (stable: the same action always has the same id)
 -----------------------------------------------------------
@@ -21,7 +22,10 @@ Draughts, on a board of ``n`` playable squares (32, 50, 72)::
 
 where ``k`` tells apart the legal captures with the same start and end squares: the rank of
 the move among them ordered by their captured squares (sorted lists compared in order);
-``k`` is 0 for every other move. ``num_distinct_actions = n * n * 16``.
+``k`` is 0 for every other move. ``num_distinct_actions = n * n * 16``. Under the old French
+rules (``french-old``, ``n = 50``) two more ids per square follow: ``n * n * 16 + s - 1``
+huffs the opponent's piece on square ``s`` (*souffler*, ``s21``), ``n * n * 16 + n + s - 1``
+obliges him to take with it (``f21``); letting the piece stand is playing one's move.
 
 Backgammon (the mover's numbering: 1..24 his points, 25 his bar; 0 below means "unused")::
 
@@ -46,7 +50,10 @@ with ``kind`` 0 for *tout à bas* with two dames or one number (``pass`` is 0), 
 d'une* (one dame played with both numbers: the second hop starts from the rest), 2 for *par
 puissance*, 3 for one dame moved twice by single moves (``1-7,7-12``, which the rules tell
 from the tout d'une ``1-7-12`` and from ``7-12,1-7``); for doublets and puissance the two
-start flèches are sorted, larger first. 2704 is ``go`` (s'en aller), 2705 ``stay``. Chance outcomes as for backgammon: the primauté (White's die, Black's
+start flèches are sorted, larger first. 2704 is ``go`` (s'en aller), 2705 ``stay``. With
+écoles: ``2706 + k`` marks ``k`` points, ``2962 + k`` warns of ``k`` (*je ne marque pas*),
+``3218 + k`` claims an école of ``k`` (``k`` < 256), then 3474 ``claim``, 3475 ``decline``,
+3476 ``erase``, 3477 ``oblige``. Chance outcomes as for backgammon: the primauté (White's die, Black's
 die; 30 unequal pairs) and the 21 rolls.
 
 Returns
@@ -91,7 +98,7 @@ import pyspiel
 from tablier import backgammon, draughts, trictrac
 
 _PLAYER = {"white": 0, "black": 1}
-_OPEN_VARIANTS = ("international", "brazilian", "canadian", "english")
+_OPEN_VARIANTS = ("international", "brazilian", "canadian", "english", "french-old")
 
 _registered = False
 
@@ -138,7 +145,7 @@ TRICTRAC_TYPE = _game_type(
     "tablier_trictrac",
     "tablier grand trictrac",
     pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    {},
+    {"ecoles": False},
 )
 
 
@@ -347,9 +354,13 @@ class BackgammonGame(pyspiel.Game):
 
 
 class TrictracGame(pyspiel.Game):
-    """``tablier_trictrac()``: a partie in 12 holes, automatic marking."""
+    """``tablier_trictrac(ecoles=False)``: a partie in 12 holes, marked by the program, or
+    by the players themselves with écoles (``ecoles=True``)."""
 
     def __init__(self, params=None):
+        p = dict(TRICTRAC_TYPE.parameter_specification)
+        p.update(params or {})
+        self.ecoles = bool(p["ecoles"])
         info = pyspiel.GameInfo(
             num_distinct_actions=trictrac._t._OS_NUM_ACTIONS,
             max_chance_outcomes=36,
@@ -359,11 +370,11 @@ class TrictracGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=100_000,
         )
-        super().__init__(TRICTRAC_TYPE, info, params or {})
+        super().__init__(TRICTRAC_TYPE, info, {"ecoles": self.ecoles})
         self._shape = (trictrac._t._OS_OBSERVATION_SIZE,)
 
     def new_initial_state(self):
-        return TrictracState(self, trictrac.Partie())
+        return TrictracState(self, trictrac.Partie(marking="ecoles" if self.ecoles else "automatic"))
 
     def deserialize_state(self, text):
         return TrictracState(self, trictrac.Partie.replay(text))

@@ -18,10 +18,12 @@ GAMES = [
     "tablier_draughts(variant=english)",
     "tablier_draughts(variant=brazilian)",
     "tablier_draughts(variant=canadian)",
+    "tablier_draughts(variant=french-old)",
     "tablier_backgammon(cube=False)",
     "tablier_backgammon",
     "tablier_backgammon(match_length=3)",
     "tablier_trictrac",
+    "tablier_trictrac(ecoles=True)",
 ]
 
 
@@ -144,7 +146,57 @@ def test_mcts_plays_whole_games_against_our_engine(name, engine):
 
 def test_draughts_game_parameters():
     with pytest.raises(Exception):
-        pyspiel.load_game("tablier_draughts(variant=french-old)")
+        pyspiel.load_game("tablier_draughts(variant=shogi)")
+    g = pyspiel.load_game("tablier_draughts(variant=french-old)")
+    assert g.num_distinct_actions() == 50 * 50 * 16 + 2 * 50
     g = pyspiel.load_game("tablier_draughts(variant=canadian)")
     assert g.num_distinct_actions() == 72 * 72 * 16
     assert g.observation_tensor_shape() == [5, 72]
+
+
+def test_french_old_huffs_have_their_own_ids():
+    """Under the old French rules capturing is optional and the opponent may then huff the
+    piece that did not take (``sN``) or oblige it to take (``fN``): ids after the moves'."""
+    game = pyspiel.load_game("tablier_draughts(variant=french-old)")
+    base = 50 * 50 * 16
+    rng = random.Random(5)
+    seen = {"s": 0, "f": 0}
+    for _ in range(40):
+        s = game.new_initial_state()
+        while not s.is_terminal() and len(s.history()) < 200:
+            legal = s.legal_actions()
+            extra = [a for a in legal if a >= base]
+            for a in extra:
+                text = s.action_to_string(a)
+                assert text[0] in "sf" and 1 <= int(text[1:]) <= 50, text
+                assert a == base + (0 if text[0] == "s" else 50) + int(text[1:]) - 1
+                seen[text[0]] += 1
+            s.apply_action(rng.choice(extra) if extra and rng.random() < 0.5 else rng.choice(legal))
+    assert seen["s"] > 0 and seen["f"] > 0, seen
+
+
+def test_trictrac_ecoles_ids():
+    """With écoles, marks, warnings and claims have ids of their own, and random players
+    (who mark at random) make and claim écoles."""
+    game = pyspiel.load_game("tablier_trictrac(ecoles=True)")
+    assert game.num_distinct_actions() == 3478
+    rng = random.Random(7)
+    words = set()
+    for _ in range(3):
+        s = game.new_initial_state()
+        while not s.is_terminal() and len(s.history()) < 3000:
+            if s.is_chance_node():
+                outcomes, probs = zip(*s.chance_outcomes())
+                s.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            legal = s.legal_actions()
+            for a in legal:
+                text = s.action_to_string(a)
+                word = text.split()[0]
+                if a >= 2706:
+                    expected = {"mark": 2706, "warn": 2962, "ecole": 3218}.get(word)
+                    if expected is not None:
+                        assert a == expected + int(text.split()[1]), text
+                    words.add(word)
+            s.apply_action(rng.choice(legal))
+    assert {"mark", "claim", "decline"} <= words, words

@@ -17,9 +17,11 @@ openspiel.register()
 GAMES = [
     "tablier_draughts(variant=english)",
     "tablier_draughts",
+    "tablier_draughts(variant=french-old)",
     "tablier_backgammon(cube=False)",
     "tablier_backgammon(match_length=3)",
     "tablier_trictrac",
+    "tablier_trictrac(ecoles=True)",
 ]
 
 

@@ -1089,6 +1089,19 @@ async fn phone_layout(c: &Client, base: &str) {
             width.as_f64().unwrap() >= 340.0,
             "{family}: the board takes the phone's width ({width})"
         );
+        // Every button and list a finger must hit is 40 px high at least.
+        let small = js(
+            c,
+            "return [...document.querySelectorAll('button, select')] \
+               .map(e => [e.id || e.textContent.trim(), e.getBoundingClientRect().height]) \
+               .filter(([, h]) => h > 0 && h < 39.5)",
+        )
+        .await;
+        assert_eq!(
+            small.as_array().unwrap().len(),
+            0,
+            "{family}: targets under 40 px on a phone: {small}"
+        );
         shot(c, &format!("{family}-phone")).await;
     }
     c.set_window_size(1360, 900).await.unwrap();

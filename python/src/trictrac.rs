@@ -160,8 +160,9 @@ pub struct PyPlay {
     /// Points the roll gives `(white, black)`.
     #[pyo3(get)]
     points: (u32, u32),
-    /// The roll's scoring events (the legal plays all score the same: the obligations make
-    /// every legal play fill, or conserve, when one can).
+    /// The roll's scoring events (the legal plays all score the same — the obligations make
+    /// every legal play fill, or conserve, when one can — but for the sortie, which only a
+    /// play that bears off the last dame marks, after it).
     #[pyo3(get)]
     jans: Vec<PyJan>,
 }
@@ -297,6 +298,7 @@ impl PyPartie {
                 tablier_trictrac::Partie::AEcrire { marques }
             },
             stakes,
+            ..Options::default()
         };
         let roller = parse_side(roller)?;
         if points.0 >= 12 || points.1 >= 12 {
@@ -459,16 +461,20 @@ impl PyPartie {
         let Some(s) = self.game.roll_score() else {
             return Vec::new();
         };
-        let jans: Vec<PyJan> = s.events.iter().map(PyJan::new).collect();
-        let points = (s.points_for(Side::White), s.points_for(Side::Black));
         s.plays
             .legal
             .iter()
-            .map(|c| PyPlay {
-                notation: c.play.notation(),
-                position: c.end.to_string(),
-                points,
-                jans: jans.clone(),
+            .map(|c| {
+                let events = s.events_of_play(&c.end);
+                PyPlay {
+                    notation: c.play.notation(),
+                    position: c.end.to_string(),
+                    points: (
+                        s.points_of_play(&c.end, Side::White),
+                        s.points_of_play(&c.end, Side::Black),
+                    ),
+                    jans: events.iter().map(PyJan::new).collect(),
+                }
             })
             .collect()
     }

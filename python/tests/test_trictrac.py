@@ -51,6 +51,24 @@ def test_hole_then_go_or_stay():
     pytest.fail("no hole won in 200 actions")
 
 
+def test_bearing_off_is_a_right_and_the_sortie_is_marked_after_the_play():
+    # 22W1-24W1, 5-1: bear off both (4 points for the sortie) or keep the dame on 24.
+    p = Partie(position="22W1-24W1-1B15", points=(10, 0))
+    p.roll((5, 1))
+    plays = {x.notation: x for x in p.plays()}
+    assert plays["22-off,24-off"].points == (4, 0)
+    assert plays["22-23,23-off"].points == (0, 0)
+    assert plays["22-off,24-off"].jans[-1].kind.startswith("sortie")
+    keep = p.copy()
+    keep.play("22-23,23-off")
+    assert keep.position == "1B15-24W1" and keep.points == (10, 0)
+    # The sortie's hole is decided after the play: staying plays the 5-1 from the talons.
+    p.play("22-off,24-off")
+    assert (p.phase, p.holes[0], p.points[0]) == ("decide", 1, 2)
+    p.play("stay")
+    assert (p.phase, p.dice, p.position) == ("play", (5, 1), "1W15-24B15")
+
+
 def test_ecoles_mode_marks_by_hand():
     p = Partie(marking="ecoles")
     p.roll((6, 5))

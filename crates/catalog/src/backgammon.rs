@@ -222,6 +222,7 @@ mod tests {
             beavers: None,
             cube: None,
             ecoles: None,
+            edition: None,
         };
         let mut t = crate::new_table(&spec).unwrap();
         let mut dice = tablier_core::SeededDice::from_seed([4; 32]);

@@ -22,6 +22,6 @@ pub fn new_table(spec: &GameSpec) -> Result<Box<dyn Table>, SpecError> {
     match spec.family {
         Family::Draughts => crate::draughts::new_table(spec.variant.as_deref()),
         Family::Backgammon => Ok(boxed(crate::backgammon::new_match(spec)?)),
-        Family::Trictrac => Ok(boxed(crate::trictrac::new_partie(spec))),
+        Family::Trictrac => Ok(boxed(crate::trictrac::new_partie(spec)?)),
     }
 }

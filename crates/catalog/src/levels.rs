@@ -72,6 +72,7 @@ mod tests {
             beavers: None,
             cube: None,
             ecoles: None,
+            edition: None,
         }
     }
 

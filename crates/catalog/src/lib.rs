@@ -52,6 +52,8 @@ pub use games::new_table;
 pub use record::{commitment_for, side_name, GameResult, LoggedAction, Record};
 pub use referee::{RecordError, Referee, Refusal, RESUME};
 pub use review::{review, Review, ReviewedPosition};
-pub use spec::{ClockSpec, Family, GameSpec, SpecError, TableSpec, DRAUGHTS_VARIANTS};
+pub use spec::{
+    ClockSpec, Family, GameSpec, SpecError, TableSpec, DRAUGHTS_VARIANTS, TRICTRAC_EDITION,
+};
 pub use table::{Listed, Table};
 pub use verify::{verify, NotVerified, Verified};

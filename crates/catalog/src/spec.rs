@@ -61,6 +61,36 @@ pub struct GameSpec {
     /// Trictrac: players mark their own points and claim écoles (default off: automatic).
     #[serde(default)]
     pub ecoles: Option<bool>,
+    /// Trictrac: the edition of tablier's rules the game follows (see
+    /// `tablier_trictrac::Edition`): 1, bearing off the last dame a duty (games created
+    /// before 2026-11-26); 2, a right ([`TRICTRAC_EDITION`], the current one). Absent: 1, a
+    /// spec stored before editions existed — [`GameSpec::for_new_game`] writes the current
+    /// edition into every new game's spec, so that it too replays under its own rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edition: Option<u8>,
+}
+
+/// The current edition of tablier's trictrac rules (see [`GameSpec::edition`]).
+pub const TRICTRAC_EDITION: u8 = 2;
+
+impl GameSpec {
+    /// The spec of a game created now: a trictrac spec that names no edition gets the
+    /// current one ([`TRICTRAC_EDITION`]).
+    ///
+    /// ```
+    /// use tablier_catalog::GameSpec;
+    ///
+    /// let asked: GameSpec = serde_json::from_str(r#"{"family": "trictrac"}"#).unwrap();
+    /// assert_eq!(asked.edition, None);
+    /// assert_eq!(asked.for_new_game().edition, Some(2));
+    /// ```
+    #[must_use]
+    pub fn for_new_game(mut self) -> GameSpec {
+        if self.family == Family::Trictrac && self.edition.is_none() {
+            self.edition = Some(TRICTRAC_EDITION);
+        }
+        self
+    }
 }
 
 /// A chess-style clock: minutes each and seconds added per move.
@@ -112,4 +142,7 @@ pub enum SpecError {
     /// The rules could not set up the start (a variant's start position).
     #[error("{0}")]
     Start(String),
+    /// A trictrac edition other than 1 and [`TRICTRAC_EDITION`].
+    #[error("unknown trictrac rules edition {0} (1 or {TRICTRAC_EDITION})")]
+    UnknownEdition(u8),
 }

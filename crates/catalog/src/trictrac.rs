@@ -3,26 +3,33 @@
 //! partie for the review.
 
 use tablier_core::{Player, Side};
-use tablier_trictrac::game::{Marking, Options, Trictrac};
+use tablier_trictrac::game::{Edition, Marking, Options, Trictrac};
 use tablier_trictrac::Phase;
 use tablier_trictrac_engine::player::LevelPlayer;
 use tablier_trictrac_engine::search::chance;
 use tablier_trictrac_engine::{state_of, Search, Weights};
 
 use crate::export::{Export, ExportInfo};
-use crate::spec::{Family, GameSpec};
+use crate::spec::{Family, GameSpec, SpecError, TRICTRAC_EDITION};
 use crate::table::Listed;
 
-/// The partie of a spec: automatic scoring, or the players marking with écoles.
-pub(crate) fn new_partie(spec: &GameSpec) -> Trictrac {
-    Trictrac::new(Options {
+/// The partie of a spec: automatic scoring, or the players marking with écoles; under the
+/// edition of the rules the spec names (none: the first, as stored before editions).
+pub(crate) fn new_partie(spec: &GameSpec) -> Result<Trictrac, SpecError> {
+    let edition = match spec.edition.unwrap_or(1) {
+        1 => Edition::First,
+        TRICTRAC_EDITION => Edition::Second,
+        other => return Err(SpecError::UnknownEdition(other)),
+    };
+    Ok(Trictrac::new(Options {
         marking: if spec.ecoles.unwrap_or(false) {
             Marking::Ecoles
         } else {
             Marking::Automatic
         },
+        edition,
         ..Options::default()
-    })
+    }))
 }
 
 impl Listed for Trictrac {
@@ -111,6 +118,46 @@ mod tests {
             }
         }
         assert!(seen > 50);
+    }
+
+    /// A stored spec that names no edition (every game stored before editions existed) is
+    /// played and restored under the first edition; a new game's spec names the current
+    /// one; both restore exactly from their logs, whole parties played by the engine. The spec of the first kind still serialises without the field, so that its
+    /// published commitment is unchanged.
+    #[test]
+    fn each_stored_partie_restores_under_its_own_edition() {
+        use crate::referee::Referee;
+        use crate::spec::{Family, TableSpec};
+        use crate::SeatAction;
+        let asked: GameSpec = serde_json::from_str(r#"{"family":"trictrac"}"#).unwrap();
+        for (spec, edition) in [
+            (asked.clone(), "First"),
+            (asked.clone().for_new_game(), "Second"),
+        ] {
+            assert_eq!(spec.family, Family::Trictrac);
+            let json = serde_json::to_string(&spec).unwrap();
+            assert_eq!(json.contains("edition"), edition == "Second", "{json}");
+            let table = TableSpec {
+                game: spec,
+                clock: None,
+            };
+            let seed = [11; 32];
+            let mut r = Referee::new(table.clone(), seed, 0).unwrap();
+            for n in 0..4000u64 {
+                r.draw_chance(n as i64);
+                let Actor::Player(side) = r.actor() else {
+                    break;
+                };
+                let text = r.table().engine_choice(2, n, Budget::UNLIMITED).unwrap();
+                r.act(side, &SeatAction::Game(text), n as i64).unwrap();
+            }
+            assert!(r.result().is_some(), "the partie ended");
+            assert_eq!(r.table().view()["options"]["edition"], edition);
+            let again =
+                Referee::restore(table, seed, 0, r.commitment().to_owned(), r.log()).unwrap();
+            assert_eq!(again.table().view(), r.table().view());
+            assert_eq!(again.log(), r.log());
+        }
     }
 
     /// The trictrac seats answer every phase a player acts in with a legal action.

@@ -82,7 +82,7 @@ async fn create_game(
     }
     let id = new_token(&mut rand::thread_rng(), 8);
     let spec = TableSpec {
-        game: req.game,
+        game: req.game.for_new_game(),
         clock: req.clock,
     };
     let (room, tokens) = Room::create(&*hub.store, id.clone(), spec, seats).await?;

@@ -129,6 +129,13 @@ async fn every_family_starts_and_takes_a_legal_action() {
         // The commitment is public from the start, the seed is not.
         assert_eq!(after["commitment"].as_str().unwrap().len(), 64);
         assert!(after["seed"].is_null());
+        // A new trictrac game is stored under the current edition of the rules (bearing
+        // off a right), so that it replays under them after any change.
+        if spec["family"] == "trictrac" {
+            assert_eq!(s["spec"]["edition"], json!(2), "{s}");
+        } else {
+            assert!(s["spec"].get("edition").is_none(), "{s}");
+        }
     }
 }
 
@@ -157,6 +164,15 @@ async fn bad_requests_are_refused_with_a_reason_and_change_nothing() {
         .as_str()
         .unwrap()
         .contains("unknown draughts variant"));
+    let (status, v) = call(
+        &app,
+        "POST",
+        "/api/games",
+        Some(r#"{"family":"trictrac","edition":7}"#.into()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("edition"), "{v}");
     let (status, _) = call(
         &app,
         "POST",

@@ -92,6 +92,7 @@ pub fn game(pos: &str, marker: Marker, roller: Side, marking: Marking) -> Trictr
             marking,
             partie: Partie::Ordinaire,
             stakes: false,
+            ..Options::default()
         },
         Board::parse(pos).expect("a board"),
         marker,
@@ -124,4 +125,23 @@ pub fn play_any(g: &mut Trictrac) {
         .find(|a| matches!(a, Action::Play(_)))
         .expect("a play");
     g.apply(&a).unwrap();
+}
+
+/// Plays the legal play of the current roll that bears off the roller's last dame.
+///
+/// # Panics
+/// When no legal play bears it off.
+pub fn bear_off(g: &mut Trictrac) {
+    let who = g.roller();
+    let play = g
+        .roll_score()
+        .expect("a roll to play")
+        .plays
+        .legal
+        .iter()
+        .find(|c| c.end.on_board(who) == 0)
+        .expect("a play that bears off the last dame")
+        .play
+        .notation();
+    act(g, &play);
 }

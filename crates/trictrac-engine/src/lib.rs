@@ -149,7 +149,11 @@ pub fn choose_action(game: &Trictrac, level: u8, seed: u64) -> Result<Action, En
             let Some(score) = score else {
                 return pick(Action::Stay);
             };
-            let a = p.search.analyse(&state_of(game), score, 1);
+            let a = if game.sortie_marked() {
+                p.search.analyse_sortie(&state_of(game), score)
+            } else {
+                p.search.analyse(&state_of(game), score, 1)
+            };
             pick(if p.decide(&a).is_none() {
                 Action::Go
             } else {

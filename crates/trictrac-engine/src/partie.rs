@@ -61,7 +61,7 @@ use tablier_core::{Dice, Side};
 use tablier_trictrac::{Marker, Roll};
 
 use crate::eval::Weights;
-use crate::sim::{primaute, Policy, State, MAX_THROWS, PARTIE_HOLES};
+use crate::sim::{primaute, AfterPlay, Policy, State, MAX_THROWS, PARTIE_HOLES};
 
 const H: usize = PARTIE_HOLES as usize;
 /// States of the table: holes and points of both players (0..12 each) and two bredouilles.
@@ -527,8 +527,8 @@ pub fn observe(white: &mut dyn Policy, black: &mut dyn Policy, dice: &mut impl D
         };
         throws += 1;
         let (score, holes) = s.begin_roll(roll);
-        law.add(score.gains(), score.given());
         if s.over {
+            law.add(score.gains(), score.given());
             break;
         }
         let p: &mut dyn Policy = match s.roller {
@@ -538,6 +538,7 @@ pub fn observe(white: &mut dyn Policy, black: &mut dyn Policy, dice: &mut impl D
         if holes > 0 {
             law.holes_made += 1;
             if p.go(&s, &score) {
+                law.add(score.gains(), score.given());
                 law.went += 1;
                 s.go();
                 continue;
@@ -545,7 +546,23 @@ pub fn observe(white: &mut dyn Policy, black: &mut dyn Policy, dice: &mut impl D
         }
         let i = p.choose_play(&s, &score).min(score.plays.legal.len() - 1);
         let end = score.plays.legal[i].end;
-        pending = s.play(&score, &end);
+        // The sortie's points are the roller's too (marked after the play).
+        law.add(score.gains() + score.sortie_points(&end), score.given());
+        pending = match s.play(&score, &end) {
+            AfterPlay::Next => None,
+            AfterPlay::Sortie { .. } if s.over => None,
+            AfterPlay::Sortie { holes } => {
+                if holes > 0 {
+                    law.holes_made += 1;
+                    if p.go_after_sortie(&s, &score) {
+                        law.went += 1;
+                        s.go();
+                        continue;
+                    }
+                }
+                Some(s.stay_after_sortie(&score))
+            }
+        };
     }
     let positions = if s.over {
         seen.into_iter()

@@ -70,7 +70,11 @@ impl Player<Trictrac> for LevelPlayer {
                     .collect()
             }
             Phase::Decide => {
-                let a = search.analyse(&state, score, 1);
+                let a = if game.sortie_marked() {
+                    search.analyse_sortie(&state, score)
+                } else {
+                    search.analyse(&state, score, 1)
+                };
                 let mut v = vec![("stay".to_owned(), a.stay())];
                 v.extend(a.go.map(|g| ("go".to_owned(), g)));
                 v

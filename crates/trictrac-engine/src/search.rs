@@ -4,7 +4,7 @@
 
 use crate::eval::Weights;
 use crate::partie::{PartieModel, Score};
-use crate::sim::{Policy, State, PARTIE_HOLES};
+use crate::sim::{AfterPlay, Policy, State, PARTIE_HOLES};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tablier_trictrac::{Board, Roll, RollScore};
@@ -190,9 +190,10 @@ impl Search {
     fn after_play(&self, t: &State, score: &RollScore, end: &Board, depth: u8) -> f64 {
         let me = t.roller;
         let mut s = *t;
-        if let Some(roll) = s.play(score, end) {
-            // A complete sortie: the same roll is his first of the new relevé.
-            return self.roll_value(&s, roll, depth);
+        if let AfterPlay::Sortie { holes } = s.play(score, end) {
+            // A complete sortie: going, or staying for the new relevé.
+            let a = self.sortie_at(&s, score, holes, depth);
+            return a.go.map_or(a.stay(), |g| g.max(a.stay()));
         }
         let v = self.throw_value(&s, depth);
         if s.roller == me {
@@ -200,6 +201,38 @@ impl Search {
         } else {
             -v
         }
+    }
+
+    /// Staying and going after a sortie (`s`: the play made and the sortie marked, `holes`
+    /// the holes it made), `depth` throws ahead: staying throws the same roll for the new
+    /// relevé (*jouer pour tout*); going is valued one throw deeper, so that both see the
+    /// new relevé's first throw.
+    fn sortie_at(&self, s: &State, score: &RollScore, holes: u32, depth: u8) -> TurnAnalysis {
+        if s.over {
+            return TurnAnalysis {
+                plays: vec![self.terminal(s)],
+                go: None,
+            };
+        }
+        let mut t = *s;
+        let roll = t.stay_after_sortie(score);
+        let stay = if t.over {
+            self.terminal(&t)
+        } else {
+            self.roll_value(&t, roll, depth)
+        };
+        TurnAnalysis {
+            plays: vec![stay],
+            go: (holes > 0).then(|| self.go_value(s, depth + 1)),
+        }
+    }
+
+    /// Going or staying after a sortie that made a hole (`s`: the play made and the sortie
+    /// marked on the marker, the roller to decide): the value of staying (the only "play")
+    /// and of going, searched as deep as the search's plies.
+    #[must_use]
+    pub fn analyse_sortie(&self, s: &State, score: &RollScore) -> TurnAnalysis {
+        self.sortie_at(s, score, 1, self.plies.saturating_sub(1))
     }
 
     fn go_value(&self, t: &State, depth: u8) -> f64 {
@@ -212,7 +245,7 @@ impl Search {
     fn quick_after_play(&self, t: &State, score: &RollScore, end: &Board) -> f64 {
         let me = t.roller;
         let mut s = *t;
-        if s.play(score, end).is_some() {
+        if s.play(score, end) != AfterPlay::Next {
             // A complete sortie: always valued properly.
             return f64::INFINITY;
         }
@@ -358,6 +391,13 @@ impl Policy for SearchPlayer {
         let stay = self.jitter(a.stay());
         go.is_some_and(|g| g > stay)
     }
+
+    fn go_after_sortie(&mut self, state: &State, score: &RollScore) -> bool {
+        let a = self.search.analyse_sortie(state, score);
+        let go = a.go.map(|g| self.jitter(g));
+        let stay = self.jitter(a.stay());
+        go.is_some_and(|g| g > stay)
+    }
 }
 
 /// The baseline: it maximises the points of the current roll. In trictrac every play of a
@@ -384,6 +424,10 @@ impl Policy for Greedy {
     }
 
     fn go(&mut self, _state: &State, _score: &RollScore) -> bool {
+        false
+    }
+
+    fn go_after_sortie(&mut self, _state: &State, _score: &RollScore) -> bool {
         false
     }
 }

@@ -1,9 +1,11 @@
 //! A light copy of the partie ordinaire in automatic marking, for search, self-play and duels:
 //! the board, the marker, the roller and the once-per-relevé jans, without the game record
 //! and the écoles machinery of [`tablier_trictrac::Trictrac`]. It follows the same turn
-//! structure (gains marked before the play, s'en aller / rester after a hole won by one's own
-//! roll, given points after the play, relevé after a complete sortie with the *jouer pour
-//! tout* convention); the test `sim_agrees_with_the_rules_crate` plays both side by side.
+//! structure and the current edition of the rules (gains marked before the play, s'en aller
+//! / rester after a hole won by one's own roll, the sortie marked after the play that bears
+//! off the last dame and a hole it makes decided then, given points after the play, relevé
+//! after a complete sortie with the *jouer pour tout* convention); the test
+//! `sim_agrees_with_the_rules_crate` plays both side by side.
 
 use tablier_core::{Dice, Side};
 use tablier_trictrac::{Board, EventKind, JanContext, Marker, Roll, RollScore};
@@ -31,6 +33,7 @@ impl Releve {
             rolls_before: self.rolls.map(|r| r[side.index()]),
             deux_tables_open: !self.deux_tables_done[side.index()],
             mezeas_open: !self.mezeas_done,
+            sortie_duty: false,
         }
     }
 }
@@ -134,20 +137,33 @@ impl State {
         self.roller = first;
     }
 
-    /// The roller plays the candidate leading to `end` of `score`; the points the roll gives
-    /// the opponent are marked. Returns the roll to score again at once when he bore off his
-    /// last dame (relevé, *jouer pour tout*: he throws first and that roll counts as his
-    /// first throw of the new relevé, n°118, n°163).
-    pub fn play(&mut self, score: &RollScore, end: &Board) -> Option<Roll> {
+    /// The roller plays the candidate leading to `end` of `score`. Unless the play bore off
+    /// his last dame, the points the roll gives the opponent are marked and the opponent
+    /// throws next. If it did, his sortie is marked (n°118) and he goes ([`State::go`],
+    /// when it made a hole) or stays ([`State::stay_after_sortie`]).
+    pub fn play(&mut self, score: &RollScore, end: &Board) -> AfterPlay {
         self.board = *end;
-        self.marker.mark(self.roller.opposite(), score.given());
-        if self.board.on_board(self.roller) == 0 {
-            self.releve_for(self.roller);
-            return Some(score.roll);
+        let sortie = score.sortie_points(end);
+        if sortie > 0 {
+            let holes = self.marker.mark(self.roller, sortie);
+            self.check_over();
+            return AfterPlay::Sortie { holes };
         }
+        self.marker.mark(self.roller.opposite(), score.given());
         self.roller = self.roller.opposite();
         self.check_over();
-        None
+        AfterPlay::Next
+    }
+
+    /// After his sortie the roller stays: the points the roll gives the opponent are marked,
+    /// the dames go back to the talons, both keep their points, and he throws first. Returns
+    /// the roll to score at once: by the *jouer pour tout* convention the throw that bore off
+    /// his last dame is also his first throw of the new relevé (n°118, n°163).
+    pub fn stay_after_sortie(&mut self, score: &RollScore) -> Roll {
+        self.marker.mark(self.roller.opposite(), score.given());
+        self.check_over();
+        self.releve_for(self.roller);
+        score.roll
     }
 
     fn check_over(&mut self) {
@@ -163,6 +179,20 @@ impl State {
     }
 }
 
+/// What follows a play ([`State::play`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterPlay {
+    /// The opponent throws next (or the partie is over).
+    Next,
+    /// The roller bore off his last dame and his sortie is marked; `holes`: the holes it
+    /// made. Unless the partie is over, he goes ([`State::go`], only when `holes` > 0) or
+    /// stays ([`State::stay_after_sortie`]).
+    Sortie {
+        /// Holes the sortie's points made.
+        holes: u32,
+    },
+}
+
 /// What a player decides in a partie: which play, and whether to go.
 pub trait Policy {
     /// The index in `score.plays.legal` of the play to make (`score.plays.legal` is never
@@ -170,6 +200,9 @@ pub trait Policy {
     fn choose_play(&mut self, state: &State, score: &RollScore) -> usize;
     /// After a hole won by his own roll (the gains already marked on `state`): `true` to go.
     fn go(&mut self, state: &State, score: &RollScore) -> bool;
+    /// After a hole made by his sortie (`state`: the play made, the sortie marked): `true`
+    /// to go, `false` to stay and throw for the new relevé.
+    fn go_after_sortie(&mut self, state: &State, score: &RollScore) -> bool;
 }
 
 /// The primauté throw (n°28): one die each, thrown again while equal. Returns who starts
@@ -238,5 +271,27 @@ pub fn turn(
     }
     let i = p.choose_play(s, &score).min(score.plays.legal.len() - 1);
     let end = score.plays.legal[i].end;
-    s.play(&score, &end)
+    finish_play(s, &score, &end, p)
+}
+
+/// The roller of `s` plays to `end`; after a sortie, `p` chooses to go or stay. Returns a
+/// roll to score at once (a stay after a sortie).
+pub fn finish_play(
+    s: &mut State,
+    score: &RollScore,
+    end: &Board,
+    p: &mut dyn Policy,
+) -> Option<Roll> {
+    match s.play(score, end) {
+        AfterPlay::Next => None,
+        AfterPlay::Sortie { .. } if s.over => None,
+        AfterPlay::Sortie { holes } => {
+            if holes > 0 && p.go_after_sortie(s, score) {
+                s.go();
+                None
+            } else {
+                Some(s.stay_after_sortie(score))
+            }
+        }
+    }
 }

@@ -11,6 +11,7 @@
 
 use tablier_core::Side;
 use tablier_trictrac::{Board, Marker, Roll};
+use tablier_trictrac_engine::sim::AfterPlay;
 use tablier_trictrac_engine::{Objective, Search, State, TurnAnalysis, Weights};
 
 /// The analysis of `roll` thrown by `who` on `position` with `marker` before the roll.
@@ -22,6 +23,32 @@ fn decide(position: &str, marker: Marker, who: Side, roll: &str, plies: u8) -> (
     let a = Search::for_partie(Weights::shipped(), plies).analyse(&s, &score, holes);
     eprintln!(
         "{position} {roll}: holes won {holes}, go {:.3}, stay {:.3}",
+        a.go.unwrap_or(f64::NAN),
+        a.stay()
+    );
+    (a, holes)
+}
+
+/// The analysis of going or staying after `who` bears off his last dames with `roll` on
+/// `position` (the sortie marked after the play, n°118), and the holes the sortie made.
+fn decide_sortie(position: &str, marker: Marker, who: Side, roll: &str) -> (TurnAnalysis, u32) {
+    let board: Board = position.parse().unwrap();
+    let mut s = State::from_position(board, marker, who);
+    let (score, before) = s.begin_roll(Roll::parse(roll).unwrap());
+    assert_eq!(before, 0, "no hole before the play");
+    let off = score
+        .plays
+        .legal
+        .iter()
+        .find(|c| c.end.on_board(who) == 0)
+        .expect("a play that bears off the last dames");
+    let AfterPlay::Sortie { holes } = s.play(&score, &off.end) else {
+        panic!("a sortie")
+    };
+    assert!(!s.over);
+    let a = Search::for_partie(Weights::shipped(), 1).analyse_sortie(&s, &score);
+    eprintln!(
+        "{position} {roll} (sortie): holes won {holes}, go {:.3}, stay {:.3}",
         a.go.unwrap_or(f64::NAN),
         a.stay()
     );
@@ -88,17 +115,16 @@ fn n159_stays_with_eight_de_reste_and_a_sure_conservation() {
     assert!(!a.goes(), "go {:?} stay {}", a.go, a.stay());
 }
 
-/// n°163: White bears off his last two dames with 10 points. With 6-6 (6 points for the
-/// sortie) he must stay: 4 de reste and the sum 12 to play from the talon; with 3-2 (4
+/// n°163: White bears off his last two dames with 10 points (the sortie marked once they
+/// are off, and the choice made then). With 6-6 (6 points for the sortie) he must stay: 4 de reste and the sum 12 to play from the talon; with 3-2 (4
 /// points) he must go.
 #[test]
 fn n163_sortie_six_six_stays() {
-    let (a, holes) = decide(
+    let (a, holes) = decide_sortie(
         "22W1-23W1-13B5-14B2-15B2-16B2-17B2-18B2",
         marker((10, true), (0, false), [3, 3]),
         Side::White,
         "6-6",
-        1,
     );
     assert!(holes > 0);
     assert!(!a.goes(), "go {:?} stay {}", a.go, a.stay());
@@ -119,12 +145,11 @@ fn n163_sortie_six_six_stays() {
 /// partie à écrire the pavillon could change it, not in a partie in 12 holes.)
 #[test]
 fn n163_sortie_three_two_engine_stays_and_says_why() {
-    let (a, holes) = decide(
+    let (a, holes) = decide_sortie(
         "22W1-23W1-13B5-14B2-15B2-16B2-17B2-18B2",
         marker((10, true), (0, false), [3, 3]),
         Side::White,
         "3-2",
-        1,
     );
     assert_eq!(holes, 2);
     let (go, stay) = (a.go.unwrap(), a.stay());

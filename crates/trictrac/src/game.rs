@@ -15,11 +15,15 @@
 //!    are marked after the play (n°149, n°207): by the program, or by the opponent with
 //!    [`Action::Mark`], who may first claim the roller's écoles with [`Action::Claim`].
 //!
-//! After a player bears off his last dame both players keep their points, everything goes
-//! back to the talons and he has the primauté (n°118); by the *jouer pour tout* convention
-//! (n°118, n°163, RULES.md A10) the throw that bore off his last dames is also his first
-//! throw of the new relevé, scored and played from the talons. If its sortie points complete
-//! a hole he may go instead (n°163): points erased, relevé, and he throws anew.
+//! A play that bears off the roller's last dame (a right, not a duty: see the crate docs,
+//! "Bearing off") marks his sortie at once, after the play (4 points, 6 by a doublet,
+//! n°118); if they complete a hole he chooses [`Action::Go`] or [`Action::Stay`] then
+//! ([`Trictrac::sortie_marked`], n°163). Staying, the given points are marked as after any
+//! play, both players keep their points, everything goes back to the talons and he has the
+//! primauté (n°118); by the *jouer pour tout* convention (n°118, n°163, RULES.md A10) the
+//! throw that bore off his last dames is also his first throw of the new relevé, scored and
+//! played from the talons. Going: points erased, relevé, and he throws anew. Games of
+//! [`Edition::First`] mark the sortie among the throw's gains, before the play.
 //!
 //! # Écoles mode (RULES.md §9)
 //! Each player marks his own points as actions; the program moves the jetons and fichets
@@ -157,6 +161,35 @@ pub struct Options {
     /// ordinaire is worth 1.
     #[serde(default)]
     pub stakes: bool,
+    /// Which edition of tablier's rules the game follows (bearing off the last dame: a right,
+    /// or the first edition's duty). A record or spec that names none was made under the
+    /// first edition; a new game gets the current one ([`Edition::Second`]).
+    #[serde(default = "Edition::first")]
+    pub edition: Edition,
+}
+
+/// The editions of tablier's trictrac rules. One rule changed between them, after reading
+/// the sources again (see the crate docs, "Bearing off"): stored games keep the edition they
+/// were played under, so that they replay exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Edition {
+    /// Games created before 2026-11-26: a roll that can bear off the roller's last dame
+    /// must do so, and the sortie's points are among the throw's gains, marked before the
+    /// play (so a hole they make is decided before the play).
+    First,
+    /// Bearing off is a right: every play of the roll is legal; the sortie's points are
+    /// marked after the play that bears off the last dame, and a hole they make is decided
+    /// then (go, or stay and throw for the new relevé).
+    #[default]
+    Second,
+}
+
+impl Edition {
+    /// The edition of a record or spec that names none.
+    #[must_use]
+    pub fn first() -> Edition {
+        Edition::First
+    }
 }
 
 /// One action of a trictrac game.
@@ -365,6 +398,9 @@ pub struct Trictrac {
     late: bool,
     /// Écoles: the opponent's marking of the given points this turn, in the ledger.
     given_entry: Option<usize>,
+    /// The roller bore off his last dame this turn and his sortie points are marked
+    /// ([`Edition::Second`]): a hole they made is decided after the play.
+    sortie: bool,
 }
 
 /// One marking of points: who, how many, and whether the other had warned "je ne marque
@@ -411,6 +447,7 @@ impl PartialEq for Trictrac {
             && self.forced == other.forced
             && self.late == other.late
             && self.given_entry == other.given_entry
+            && self.sortie == other.sortie
     }
 }
 
@@ -439,6 +476,7 @@ impl Trictrac {
             forced: false,
             late: false,
             given_entry: None,
+            sortie: false,
         }
     }
 
@@ -491,6 +529,14 @@ impl Trictrac {
     #[must_use]
     pub fn roll_score(&self) -> Option<&RollScore> {
         self.score.as_ref()
+    }
+
+    /// Whether the roller has borne off his last dame with this throw's play and marked his
+    /// sortie ([`Edition::Second`]): a [`Phase::Decide`] now comes after the play, between
+    /// going and staying for the new relevé (the board already shows the dames off).
+    #[must_use]
+    pub fn sortie_marked(&self) -> bool {
+        self.sortie
     }
 
     /// Écoles that can still be claimed.
@@ -615,6 +661,7 @@ impl Trictrac {
         self.warning = None;
         self.late = false;
         self.given_entry = None;
+        self.sortie = false;
     }
 
     fn start_roll(&mut self, roll: Roll) {
@@ -622,6 +669,7 @@ impl Trictrac {
             rolls_before: Some(self.releve.rolls[self.turn.index()]),
             deux_tables_open: !self.releve.deux_tables_done[self.turn.index()],
             mezeas_open: !self.releve.mezeas_done,
+            sortie_duty: self.options.edition == Edition::First,
         };
         let score = RollScore::new(&self.board, self.turn, roll, ctx);
         for e in &score.events {
@@ -675,6 +723,7 @@ impl Trictrac {
         self.forced = false;
         self.late = false;
         self.given_entry = None;
+        self.sortie = false;
         if self.board.on_board(self.turn) == 0 {
             // Relevé after a complete sortie: points kept, he has the primauté (n°118), and by
             // the *jouer pour tout* convention (n°118, n°163, RULES.md A10) the throw that bore
@@ -692,8 +741,22 @@ impl Trictrac {
         }
     }
 
+    /// After the roller's play (and his sortie, if any): the points given to the opponent,
+    /// marked by the program, or by the opponent in the écoles mode.
+    fn after_play(&mut self) {
+        match self.options.marking {
+            Marking::Automatic => {
+                let given = self.given_due();
+                self.mark(self.turn.opposite(), given);
+                self.end_turn();
+            }
+            Marking::Ecoles => self.phase = Phase::MarkGiven,
+        }
+    }
+
     fn go(&mut self) {
         let p = self.turn;
+        self.sortie = false;
         self.marker.erase_points();
         // No école when one goes (n°169): the roll is not played.
         self.ecoles.clear();
@@ -1085,8 +1148,15 @@ impl Trictrac {
                 self.late = false;
                 self.phase = Phase::AfterGiven;
             }
+            (Phase::Decide, Action::Stay) if self.sortie => self.after_play(),
             (Phase::Decide, Action::Stay) => self.phase = Phase::Play,
             (Phase::ContestGo, Action::Decline) => self.go(),
+            (Phase::ContestGo, _) if self.sortie => {
+                // He must stay after his sortie: his marking is corrected; the roll is
+                // already played.
+                self.claim_or_erase(other, action);
+                self.after_play();
+            }
             (Phase::ContestGo, _) => {
                 // He must stay: his marking is corrected, and his opponent plays the roll for
                 // him, to his disadvantage (n°170), marking the école if he wishes.
@@ -1102,26 +1172,34 @@ impl Trictrac {
                     .iter()
                     .find(|c| &c.play == play)
                     .expect("listed");
+                let sortie = if self.options.edition == Edition::First {
+                    0
+                } else {
+                    score.sortie_points(&cand.end)
+                };
                 self.board = cand.end;
-                match self.options.marking {
-                    Marking::Automatic => {
-                        let given = self.given_due();
-                        self.mark(other, given);
-                        self.end_turn();
-                    }
-                    Marking::Ecoles => {
-                        // An école par moins on one's gains is made when one touches a dame
-                        // (n°167); if there is no dame to play, it cannot be made (n°197).
-                        if *play != Play::Pass {
-                            for e in &mut self.ecoles {
-                                if e.by == roller && e.kind == EcoleKind::Gains {
-                                    e.open = true;
-                                }
-                            }
+                // An école par moins on one's gains is made when one touches a dame (n°167);
+                // if there is no dame to play, it cannot be made (n°197).
+                if self.options.marking == Marking::Ecoles && *play != Play::Pass {
+                    for e in &mut self.ecoles {
+                        if e.by == roller && e.kind == EcoleKind::Gains {
+                            e.open = true;
                         }
-                        self.phase = Phase::MarkGiven;
                     }
                 }
+                if sortie > 0 {
+                    // Lever le premier (n°118): marked once the last dame is off, before the
+                    // dames go back to the talon (by the program, in the écoles mode too). A
+                    // hole it makes may be a reason to go (n°155, n°163).
+                    self.sortie = true;
+                    let (_, holes) = self.mark(roller, sortie);
+                    if holes > 0 {
+                        self.phase = Phase::Decide;
+                        self.check_over();
+                        return Ok(());
+                    }
+                }
+                self.after_play();
             }
             (Phase::MarkGiven, Action::Mark(k)) => {
                 // Écoles of the roller not claimed now are lost (n°167, n°182) — except one
@@ -1411,9 +1489,28 @@ impl tablier_core::Game for Trictrac {
             Actor::Nobody => return Err(IllegalAction::new("the game is over")),
         };
         let text = tablier_core::Game::format_action(self, action);
+        // A play that bears off the roller's last dame marks his sortie (second edition).
+        let sortie = match (action, self.score.as_ref()) {
+            (Action::Play(p), Some(score))
+                if self.phase == Phase::Play && self.options.edition == Edition::Second =>
+            {
+                score
+                    .plays
+                    .legal
+                    .iter()
+                    .find(|c| &c.play == p)
+                    .map_or(0, |c| score.sortie_points(&c.end))
+            }
+            _ => 0,
+        };
         let mut next = self.clone();
         next.apply_inner(action)?;
         let jans = match (action, next.score.as_ref()) {
+            (Action::Play(_), _) if sortie > 0 => vec![JanPoints {
+                to: self.turn,
+                jan: EventKind::Sortie.name().to_owned(),
+                points: sortie,
+            }],
             (Action::Roll(_) | Action::Primaute { .. }, Some(score))
                 if next.phase != Phase::Primaute =>
             {
@@ -1560,12 +1657,18 @@ impl tablier_core::Game for Trictrac {
             throws: self
                 .log
                 .iter()
-                .filter(|l| l.by == "chance")
-                .map(|l| ThrowView {
-                    roll: l.action.clone(),
-                    jans: l.jans.clone(),
-                })
-                .collect(),
+                .fold(Vec::new(), |mut v: Vec<ThrowView>, l| {
+                    if l.by == "chance" {
+                        v.push(ThrowView {
+                            roll: l.action.clone(),
+                            jans: l.jans.clone(),
+                        });
+                    } else if let Some(last) = v.last_mut() {
+                        // The sortie, marked after the play of the throw.
+                        last.jans.extend(l.jans.iter().cloned());
+                    }
+                    v
+                }),
         }
     }
 }

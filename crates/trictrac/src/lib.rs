@@ -61,11 +61,11 @@
 //!   (n°126); the contre-jans close them too;
 //! * bredouille (n°143–147, A2): the second scorer also wins a double hole; points de reste
 //!   start a new uninterrupted run;
-//! * sortie (n°118): when a roll can bear off the last dame, the player does so (he has marked
-//!   the sortie before touching a dame); the other number, if nothing is left to play, gives
-//!   the opponent nothing. Both keep their points, the player who bore off has the primauté,
-//!   and by the *jouer pour tout* convention (n°118, n°163, A10) the same throw is his first
-//!   throw of the new relevé unless he goes;
+//! * sortie (n°118): see "Bearing off" below. After a complete sortie both keep their
+//!   points, the player who bore off has the primauté, and by the *jouer pour tout*
+//!   convention (n°118, n°163, A10) the same throw is his first throw of the new relevé
+//!   unless he goes; the other number, if nothing is left to play, gives the opponent
+//!   nothing;
 //! * the partie ordinaire is worth 1 to the winner, or with [`Options::stakes`] Guiton's
 //!   multipliers (ch. VIII, A13: [`marker::stake`]); in the partie à écrire the consolation is 2, 4 after a refait, 6
 //!   after two (n°226, A11); the outcome is the final settlement by paper and pencil
@@ -74,6 +74,36 @@
 //!   [`Trictrac::settlement`] and [`marker::settle`] also count the jetons des marqués
 //!   (n°228), fiches (five jetons make one, n°230) and the queue (n°229);
 //! * écoles: every paragraph of RULES.md §9 and how it is modelled is listed in [`game`].
+//!
+//! # Bearing off: a right, not a duty
+//! May a player keep a dame on the board when his roll could bear off his last one (with
+//! `22W1-24W1`, may 5-1 be played 22-23, 23-off, leaving the dame on 24)? The sources make
+//! bearing off a right, and tablier follows them ([`Edition::Second`]):
+//! * the book's rules of bearing off (n°115–117) impose no such obligation, and n°118 only
+//!   says what the first to bear off wins;
+//! * Guiton (ch. VII, points sortants) writes "quoiqu'on pût jouer ce point dans l'intérieur
+//!   du tablier, on a le droit de placer sur la bande la dame qui s'y trouve";
+//! * Lepeintre (first part, fig. 14) "il peut jouer le 3 en dedans ou en levant une des
+//!   dames", and (fourth part, §72–73) "vous pouvez", "on peut"; his "on est obligé de lever
+//!   ou de sortir" concerns excédant numbers, in a paragraph that lets a sortant be played
+//!   inside;
+//! * unlike filling (n°57, école n°192) and conserving (n°60, n°196), no école punishes a
+//!   player who does not bear off.
+//!
+//! The one argument for a duty was n°118's "il marque ce gain avant de toucher ses dames",
+//! read as "before the play". Guiton's wording of the same rule settles it: "il doit sous
+//! peine d'école les marquer avant de toucher ses dames **pour les remettre à la pile**" —
+//! after the play that bore off the last dame, before the dames are put back on the talons.
+//! So every play of the roll is legal; the sortie's 4 points (6 by a doublet) are marked
+//! after the play that bears off the last dame ([`RollScore::sortie_points`]); a hole they
+//! make is decided then (go, or stay and play the same throw from the talons); the points
+//! the roll gives the opponent follow, unless the player goes (then, as after any going, the
+//! opponent marks nothing from the roll, n°157). In the écoles mode the program marks the
+//! sortie for the player (an omitted sortie is not yet an école here).
+//!
+//! Games stored before this reading (until 2026-11-26) kept the duty, the sortie among the
+//! throw's gains and the choice to go before the play: [`Edition::First`], which a record
+//! or options that name no edition still mean, so that they replay exactly.
 //!
 //! # Where the book's examples and the rules disagree
 //! The tests follow the rules and say why (TEST_VECTORS.md §9): n°55 (fig. 8, 5-5 does fill
@@ -93,7 +123,7 @@ pub mod plays;
 pub mod scoring;
 
 pub use board::{Board, PositionError, Table};
-pub use game::{Action, Ecole, EcoleKind, Marking, Options, Partie, Phase, Trictrac};
+pub use game::{Action, Ecole, EcoleKind, Edition, Marking, Options, Partie, Phase, Trictrac};
 pub use marker::Marker;
 pub use plays::{Play, PlaySet, Roll, Step};
 pub use scoring::{Event, EventKind, JanContext, RollScore};

@@ -343,9 +343,11 @@ pub struct PlaySet {
     pub conserves: Option<Table>,
     /// Whether some candidate bears off the mover's last dame.
     pub bears_off_last: bool,
-    /// The legal plays: candidates that obey obligations 3–4 too (must fill, must conserve),
-    /// and that bear off the last dame when that is possible; two independent single moves
-    /// are listed in one order only.
+    /// The legal plays: candidates that obey obligations 3–4 too (must fill, must conserve);
+    /// two independent single moves are listed in one order only. Bearing off is a right,
+    /// not a duty: a play that keeps a dame on the board is legal beside one that bears off
+    /// the last (see the crate docs, "Bearing off"; [`crate::scoring::JanContext`] keeps
+    /// the first edition's duty for the games recorded under it).
     pub legal: Vec<Candidate>,
 }
 
@@ -540,9 +542,7 @@ impl PlaySet {
         let mut legal: Vec<Candidate> = candidates
             .iter()
             .filter(|c| {
-                if bears_off_last {
-                    c.end.on_board(side) == 0
-                } else if let Some(t) = fills {
+                if let Some(t) = fills {
                     c.end.has_plein(side, t)
                 } else if let Some(t) = conserves {
                     c.end.has_plein(side, t)

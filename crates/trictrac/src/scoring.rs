@@ -129,6 +129,13 @@ pub struct JanContext {
     pub deux_tables_open: bool,
     /// Nobody has made (or given) the jan de mézéas this relevé (n°126).
     pub mezeas_open: bool,
+    /// The first edition of tablier's rules (games recorded before 2026-11-26): a roll that
+    /// can bear off the roller's last dame must, and the sortie's points are among the
+    /// throw's gains, marked before the play. The current rules (`false`): bearing off is a
+    /// right, and the sortie's points are marked after the play that bears off the last
+    /// dame ([`RollScore::sortie_points`]).
+    #[serde(default)]
+    pub sortie_duty: bool,
 }
 
 impl Default for JanContext {
@@ -137,6 +144,7 @@ impl Default for JanContext {
             rolls_before: None,
             deux_tables_open: true,
             mezeas_open: true,
+            sortie_duty: false,
         }
     }
 }
@@ -158,7 +166,10 @@ impl RollScore {
     /// Scores `roll` thrown by `roller` on `board`.
     #[must_use]
     pub fn new(board: &Board, roller: Side, roll: Roll, ctx: JanContext) -> RollScore {
-        let plays = PlaySet::new(board, roller, roll);
+        let mut plays = PlaySet::new(board, roller, roll);
+        if ctx.sortie_duty && plays.bears_off_last {
+            plays.legal.retain(|c| c.end.on_board(roller) == 0);
+        }
         let opp = roller.opposite();
         let (mine, theirs) = board.relative(roller);
         let abs = |r: u8| to_abs(roller, r);
@@ -373,8 +384,9 @@ impl RollScore {
             ));
         }
 
-        // Lever le premier (n°118).
-        if plays.bears_off_last {
+        // Lever le premier (n°118): under the first edition's duty, among the throw's gains;
+        // otherwise marked after the play ([`RollScore::sortie_points`]).
+        if ctx.sortie_duty && plays.bears_off_last {
             gains.push(ev(EventKind::Sortie, roller, 1, roll.value(4), None, None));
         }
 
@@ -399,6 +411,63 @@ impl RollScore {
             events: gains,
             plays,
         }
+    }
+
+    /// The points of the sortie (*lever le premier*, n°118: 4, 6 by a doublet) that the
+    /// roller marks after playing to `end`, when that play bore off his last dame (0
+    /// otherwise). He marks them once the last dame is off, before he touches his dames to
+    /// put them back on the talon (Guiton ch. VII: "il doit sous peine d'école les marquer
+    /// avant de toucher ses dames pour les remettre à la pile").
+    ///
+    /// ```
+    /// use tablier_core::Side;
+    /// use tablier_trictrac::{Board, JanContext, Roll, RollScore};
+    ///
+    /// let board: Board = "22W1-24W1".parse().unwrap();
+    /// let score = RollScore::new(&board, Side::White, Roll::new(5, 1), JanContext::default());
+    /// // Both dames off, or 22-23 and 23 off leaving the dame on 24: both are legal.
+    /// assert_eq!(score.plays.legal.len(), 2);
+    /// let points: Vec<u32> = score.plays.legal.iter().map(|c| score.sortie_points(&c.end)).collect();
+    /// assert!(points.contains(&4) && points.contains(&0));
+    /// ```
+    #[must_use]
+    pub fn sortie_points(&self, end: &Board) -> u32 {
+        let before = self.plays.start.on_board(self.roller);
+        if before > 0 && end.on_board(self.roller) == 0 {
+            self.roll.value(4)
+        } else {
+            0
+        }
+    }
+
+    /// Every event of the throw played to `end`: the throw's events, and the sortie when
+    /// that play bears off the last dame ([`RollScore::sortie_points`]).
+    #[must_use]
+    pub fn events_of_play(&self, end: &Board) -> Vec<Event> {
+        let mut v = self.events.clone();
+        let points = self.sortie_points(end);
+        if points > 0 {
+            v.push(Event {
+                kind: EventKind::Sortie,
+                to: self.roller,
+                ways: 1,
+                points,
+                at: None,
+                table: None,
+            });
+        }
+        v
+    }
+
+    /// Points `side` marks from this roll played to `end` (the sortie included).
+    #[must_use]
+    pub fn points_of_play(&self, end: &Board, side: Side) -> u32 {
+        let sortie = if side == self.roller {
+            self.sortie_points(end)
+        } else {
+            0
+        };
+        self.points_for(side) + sortie
     }
 
     /// Points `side` marks from this roll.

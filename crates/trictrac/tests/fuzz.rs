@@ -24,7 +24,7 @@ use proptest::sample::Index;
 use tablier_core::{Actor, Game as _, SeededDice, Side};
 use tablier_test_support::fuzz::{any_text, config, edits, mutate};
 use tablier_trictrac::{
-    Board, JanContext, Marker, Marking, Options, Partie, Roll, RollScore, Trictrac,
+    Board, Edition, JanContext, Marker, Marking, Options, Partie, Roll, RollScore, Trictrac,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -41,8 +41,9 @@ fn options() -> impl Strategy<Value = Options> {
             1 => prop::sample::select(vec![0u32, 1, 3, u32::MAX]).prop_map(Some),
         ],
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(|(ecoles, marques, stakes)| Options {
+        .prop_map(|(ecoles, marques, stakes, first)| Options {
             marking: if ecoles {
                 Marking::Ecoles
             } else {
@@ -50,6 +51,11 @@ fn options() -> impl Strategy<Value = Options> {
             },
             partie: marques.map_or(Partie::Ordinaire, |marques| Partie::AEcrire { marques }),
             stakes,
+            edition: if first {
+                Edition::First
+            } else {
+                Edition::Second
+            },
         })
 }
 
@@ -274,8 +280,8 @@ fn record_edits() -> impl Strategy<Value = Vec<RecordEdit>> {
 }
 
 /// The fields a record's lines have, and those of the header's options.
-const FIELDS: [&str; 9] = [
-    "by", "action", "points", "holes", "game", "marking", "partie", "stakes", "marques",
+const FIELDS: [&str; 10] = [
+    "by", "action", "points", "holes", "game", "marking", "partie", "stakes", "marques", "edition",
 ];
 
 fn edit_record(record: &str, edits: &[RecordEdit]) -> String {

@@ -22,6 +22,7 @@ fn options(ecoles: bool, a_ecrire: bool) -> Options {
             Partie::Ordinaire
         },
         stakes: true,
+        ..Options::default()
     }
 }
 
@@ -407,5 +408,80 @@ fn random_ecoles_games_make_claim_and_decline_ecoles() {
     }
     for (g, r) in games.iter().zip(&records) {
         assert!(Trictrac::replay(r).unwrap() == *g);
+    }
+}
+
+/// Games stored under the first edition of the rules (bearing off the last dame a duty, its
+/// points among the throw's gains, going or staying decided before the play) replay exactly
+/// from records whose header names no edition, as they were written before the second
+/// edition; read as second-edition games they would not. The games are random, in the
+/// first edition, until one has a sortie whose points made a hole (so the record has a
+/// go/stay before the play that bears off); the second edition is checked the same way.
+#[test]
+fn first_edition_records_replay_under_their_rules() {
+    use tablier_trictrac::{Edition, EventKind};
+    for edition in [Edition::First, Edition::Second] {
+        let options = Options {
+            edition,
+            ..Options::default()
+        };
+        let mut found = None;
+        'games: for seed in 0..400u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut dice = SeededDice::from_seed(rng.gen());
+            let mut g = Trictrac::new(options);
+            for _ in 0..3000 {
+                let sortie_hole = g.phase() == Phase::Decide
+                    && match edition {
+                        Edition::First => g
+                            .roll_score()
+                            .is_some_and(|s| s.of(EventKind::Sortie).next().is_some()),
+                        Edition::Second => g.sortie_marked(),
+                    };
+                let a = match g.actor() {
+                    Actor::Chance => g.chance_action(&mut dice).unwrap(),
+                    // Staying always: going starts the relevé again, away from a sortie.
+                    Actor::Player(_) if sortie_hole || g.phase() == Phase::Decide => Action::Stay,
+                    Actor::Player(_) => {
+                        let legal = g.legal_actions();
+                        // Bear off whenever one can, so that sorties come often.
+                        let off = g.roll_score().and_then(|s| {
+                            s.plays
+                                .legal
+                                .iter()
+                                .find(|c| c.end.on_board(g.roller()) == 0)
+                                .map(|c| Action::Play(c.play.clone()))
+                        });
+                        match off {
+                            Some(a) if legal.contains(&a) => a,
+                            _ => legal[rng.gen_range(0..legal.len())].clone(),
+                        }
+                    }
+                    Actor::Nobody => break,
+                };
+                g.apply(&a).unwrap();
+                if sortie_hole {
+                    found = Some(g);
+                    break 'games;
+                }
+            }
+        }
+        let g = found.expect("a sortie that makes a hole within 400 random games");
+        let record = g.record();
+        let header = record.lines().next().unwrap();
+        if edition == Edition::First {
+            // Written as the first edition wrote it: no edition in the header.
+            let old = record.replacen(",\"edition\":\"First\"", "", 1);
+            assert!(!old.lines().next().unwrap().contains("edition"), "{header}");
+            assert_eq!(Trictrac::replay(&old).unwrap(), g);
+            let as_second = old.replacen("}}", ",\"edition\":\"Second\"}}", 1);
+            assert!(
+                Trictrac::replay(&as_second).map_or(true, |r| r != g),
+                "the second edition reads the record otherwise"
+            );
+        } else {
+            assert!(header.contains("\"edition\":\"Second\""), "{header}");
+            assert_eq!(Trictrac::replay(&record).unwrap(), g);
+        }
     }
 }

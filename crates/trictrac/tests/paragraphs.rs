@@ -3,10 +3,11 @@
 //! rely on (n°123–127).
 
 use tablier_core::{Actor, Game, Outcome, Side};
-use tablier_test_support::trictrac::{act, game, play_any, points, score};
+use tablier_test_support::trictrac::{act, bear_off, game, play_any, points, score};
 use tablier_trictrac::marker::Marker;
 use tablier_trictrac::{
-    Action, Board, EventKind, JanContext, Marking, Options, Phase, Roll, RollScore, Trictrac,
+    Action, Board, Edition, EventKind, JanContext, Marking, Options, Phase, Roll, RollScore,
+    Trictrac,
 };
 
 const FIG18: &str = "2W1-3W1-4W1-5W1-6W1-7W1-8W1-9W2-10W2-11W2-12W2-13B2-14B2-16B2-17B2-18B1";
@@ -217,16 +218,93 @@ fn n152_values_of_points_won() {
     // Remplir three ways with a simple roll: 12 (n°56 vector, 4-1).
     let s = score("1W3-2W3-3W2-4W3-5W3-6W1", Side::White, "4-1");
     assert_eq!(points(&s, EventKind::Remplir), 12);
-    // Lever le premier: 4, or 6 with a doublet.
+    // Lever le premier: 4, or 6 with a doublet, marked after the play that bears off the
+    // last dame (not among the throw's gains).
     let s = score("23W1-24W1-1B15", Side::White, "3-2");
-    assert_eq!(points(&s, EventKind::Sortie), 4);
+    assert_eq!(points(&s, EventKind::Sortie), 0);
+    let off = |s: &RollScore| {
+        s.plays
+            .legal
+            .iter()
+            .filter(|c| c.end.on_board(Side::White) == 0)
+            .map(|c| s.sortie_points(&c.end))
+            .collect::<Vec<u32>>()
+    };
+    assert_eq!(off(&s), vec![4]);
     let s = score("24W2-1B15", Side::White, "1-1");
+    assert_eq!(off(&s), vec![6]);
+    // The first edition's rules (stored games): among the gains.
+    let first = JanContext {
+        sortie_duty: true,
+        ..JanContext::default()
+    };
+    let s = RollScore::new(
+        &Board::parse("24W2-1B15").unwrap(),
+        Side::White,
+        Roll::parse("1-1").unwrap(),
+        first,
+    );
     assert_eq!(points(&s, EventKind::Sortie), 6);
-    assert!(s
+}
+
+/// Bearing off is a right, not a duty (n°115–118 impose none; Guiton ch. VII "on a le
+/// droit"; Lepeintre "il peut jouer le 3 en dedans"): with 22W1-24W1 and 5-1, bearing off
+/// both dames and playing 22-23, 23 off (the dame on 24 stays) are both legal; only the
+/// first marks the sortie. The first edition of our rules (stored games) kept the duty.
+#[test]
+fn n115_n118_bearing_off_is_a_right() {
+    let pos = "22W1-24W1-1B15";
+    let s = score(pos, Side::White, "5-1");
+    let mut ends: Vec<(String, u32)> = s
         .plays
         .legal
         .iter()
-        .all(|c| c.end.on_board(Side::White) == 0));
+        .map(|c| (c.end.to_string(), s.sortie_points(&c.end)))
+        .collect();
+    ends.sort();
+    assert_eq!(
+        ends,
+        vec![("1B15".to_string(), 4), ("1B15-24W1".to_string(), 0)],
+        "{:?}",
+        s.plays.plays()
+    );
+    // Through a game: the dame kept on 24, no points, Black throws next.
+    let mut g = game(pos, Marker::new(), Side::White, Marking::Automatic);
+    act(&mut g, "5-1");
+    let keep = s
+        .plays
+        .legal
+        .iter()
+        .find(|c| c.end.on_board(Side::White) == 1)
+        .unwrap()
+        .play
+        .notation();
+    act(&mut g, &keep);
+    assert_eq!(g.board().to_string(), "1B15-24W1");
+    assert_eq!(g.marker().points(Side::White), 0);
+    assert_eq!((g.actor(), g.roller()), (Actor::Chance, Side::Black));
+    // Bearing off: 4 points marked after the play, the relevé, the same 5-1 played again.
+    let mut g = game(pos, Marker::new(), Side::White, Marking::Automatic);
+    act(&mut g, "5-1");
+    bear_off(&mut g);
+    assert_eq!(g.marker().points(Side::White), 4);
+    assert_eq!(*g.board(), Board::start());
+    assert_eq!((g.phase(), g.roller()), (Phase::Play, Side::White));
+    assert_eq!(g.roll_score().unwrap().roll, Roll::new(5, 1));
+    // The first edition: only the play that bears off both dames.
+    let first = Options {
+        edition: Edition::First,
+        ..Options::default()
+    };
+    let mut g = Trictrac::from_position(
+        first,
+        Board::parse(pos).unwrap(),
+        Marker::new(),
+        Side::White,
+    );
+    act(&mut g, "5-1");
+    assert_eq!(g.legal_actions().len(), 1);
+    assert_eq!(g.marker().points(Side::White), 4, "marked before the play");
 }
 
 #[test]
@@ -320,10 +398,17 @@ fn n163_going_or_staying_at_the_sortie() {
     // tout, n°118).
     let mut g = game(pos, ten, Side::White, Marking::Automatic);
     act(&mut g, "6-6");
+    assert_eq!(
+        g.marker().points(Side::White),
+        10,
+        "the sortie is marked after the play"
+    );
+    bear_off(&mut g);
     assert_eq!(g.marker().holes(Side::White), 1);
     assert_eq!(g.marker().points(Side::White), 4);
+    assert!(g.sortie_marked());
+    assert_eq!(g.phase(), Phase::Decide);
     act(&mut g, "stay");
-    play_any(&mut g);
     assert_eq!(*g.board(), Board::start());
     assert_eq!(
         g.marker().points(Side::White),
@@ -338,6 +423,7 @@ fn n163_going_or_staying_at_the_sortie() {
     // 3-2: the hole and 2; going erases them.
     let mut g = game(pos, ten, Side::White, Marking::Automatic);
     act(&mut g, "3-2");
+    bear_off(&mut g);
     assert_eq!(g.marker().points(Side::White), 2);
     act(&mut g, "go");
     assert_eq!(g.marker().points(Side::White), 0);

@@ -86,7 +86,7 @@
 //! | 216 | `n216_the_number_that_passes_to_the_retour_must_be_played` (fausse case: only its marking rule, two points for a number not played) |
 
 use tablier_core::{Actor, Game, SeededDice, Side};
-use tablier_test_support::trictrac::{act, game, play_any, refused, score};
+use tablier_test_support::trictrac::{act, bear_off, game, play_any, refused, score};
 use tablier_trictrac::marker::Marker;
 use tablier_trictrac::{Action, Board, EventKind, Marking, Options, Phase, Roll, Trictrac};
 
@@ -308,12 +308,13 @@ fn n174_no_action_takes_back_ones_own_holes() {
 fn n175_the_sortie_keeps_both_players_points() {
     // White has 6, Black 4; White's 2-1 bears off his last two dames (4 for the sortie). The
     // dames go back to the talons; no points are démarqués: White has 10, Black keeps his 4.
+    // (The 4 are marked once the dames are off.)
     let pos = "23W1-24W1-1B15";
     let m = Marker::with_points((6, false), (4, false));
     let mut g = game(pos, m, Side::White, Marking::Automatic);
     act(&mut g, "2-1");
-    assert_eq!(g.marker().points, [10, 4]);
-    play_any(&mut g);
+    assert_eq!(g.marker().points, [6, 4]);
+    bear_off(&mut g);
     assert_eq!(*g.board(), Board::start());
     assert_eq!(g.marker().points, [10, 4]);
     assert_eq!(g.marker().holes, [0, 0]);

@@ -122,10 +122,22 @@ fn n116_excedant_numbers_bear_off_the_farthest_dame() {
     );
     // 3-2 with abs 22 and 24: the 3 is sortant from 22; the 2 may bear off from 24 only
     // once it is the farthest dame and cannot be played inside. Bearing off both is the
-    // sortie (n°118), which the player takes.
+    // sortie (n°118), a right the player may take: 22-24 with the 2 and 24 off with the 3
+    // (keeping one dame) is legal too, and only the sortie marks its 4 points, after the
+    // play.
     let s = score("22W1-24W1-1B15", "3-2");
-    assert_eq!(plays(&s), BTreeSet::from(["22-off,24-off".to_string()]));
-    assert_eq!(points(&s, EventKind::Sortie), 4);
+    assert_eq!(
+        plays(&s),
+        BTreeSet::from(["22-off,24-off".to_string(), "22-24,24-off".to_string()])
+    );
+    let sortie: BTreeSet<u32> = s
+        .plays
+        .legal
+        .iter()
+        .map(|c| s.sortie_points(&c.end))
+        .collect();
+    assert_eq!(sortie, BTreeSet::from([0, 4]));
+    assert_eq!(points(&s, EventKind::Sortie), 0);
     assert_eq!(points(&s, EventKind::NombreNonJoue), 0);
     // A défaillant number is played inside: 2-1 with abs 20 and 21 bears nothing off.
     let s = score("20W1-21W1-1B15", "2-1");

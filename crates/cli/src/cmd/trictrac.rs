@@ -97,43 +97,31 @@ fn report(position: &str, roll: &str, player: &str) -> Result<ScoreReport> {
     let player = side(player)?;
     let s = RollScore::new(&board, player, roll, JanContext::default());
     // Every event is decided by the roll and the legal plays (the obligations make every
-    // legal play fill, or conserve, when one can): each play scores the same events.
-    let events: Vec<EventReport> = s
-        .events
-        .iter()
-        .map(|e| EventReport {
-            to: e.to,
-            points: e.points,
-            kind: e.kind.name(),
-            ways: e.ways,
-            at: e.at,
-            table: e.table.map(|t| t.name()),
-            paragraph: e.kind.paragraph(),
-            why: e.to_string(),
-        })
-        .collect();
+    // legal play fill, or conserve, when one can): each play scores the same events — but
+    // for the sortie, marked after a play that bears off the last dame (n°118).
+    let report_of = |e: &tablier_trictrac::Event| EventReport {
+        to: e.to,
+        points: e.points,
+        kind: e.kind.name(),
+        ways: e.ways,
+        at: e.at,
+        table: e.table.map(|t| t.name()),
+        paragraph: e.kind.paragraph(),
+        why: e.to_string(),
+    };
     let plays: Vec<PlayReport> = s
         .plays
         .legal
         .iter()
-        .map(|c| PlayReport {
-            play: c.play.notation(),
-            position_after: c.end.to_string(),
-            white: s.points_for(Side::White),
-            black: s.points_for(Side::Black),
-            events: events
-                .iter()
-                .map(|e| EventReport {
-                    to: e.to,
-                    points: e.points,
-                    kind: e.kind,
-                    ways: e.ways,
-                    at: e.at,
-                    table: e.table,
-                    paragraph: e.paragraph,
-                    why: e.why.clone(),
-                })
-                .collect(),
+        .map(|c| {
+            let events: Vec<EventReport> = s.events_of_play(&c.end).iter().map(report_of).collect();
+            PlayReport {
+                play: c.play.notation(),
+                position_after: c.end.to_string(),
+                white: s.points_of_play(&c.end, Side::White),
+                black: s.points_of_play(&c.end, Side::Black),
+                events,
+            }
         })
         .collect();
     Ok(ScoreReport {

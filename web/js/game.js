@@ -14,6 +14,9 @@ else if (!watch) token = localStorage.getItem('tablier:token:' + id);
 const app = {
   id, token, state: null, you: null, flipped: false, board: null, module: null, busy: false,
   receivedAt: 0,
+  // Looking back during the game: the positions so far (from the server) and the one shown,
+  // or null for the live game.
+  positions: null, positionsFor: -1, browse: null,
 };
 window.tablier = app; // for the browser tests and the curious
 
@@ -270,9 +273,75 @@ function renderFair() {
   if (s.seed && !renderFair.opened) { $('fair').open = true; renderFair.opened = true; }
 }
 
+// Looking back: every position so far comes from the server (the rules are its own); the
+// board shows one of them without taking any action, until the player returns to the game.
+async function positions() {
+  const want = app.state.log.length;
+  if (!app.positions || app.positionsFor !== want) {
+    const r = await fetch(`/api/games/${id}/positions`);
+    const j = await r.json();
+    if (!r.ok) throw new Error(j.error || r.statusText);
+    app.positions = j.positions;
+    app.positionsFor = want;
+  }
+  return app.positions;
+}
+
+async function browseTo(where) {
+  if (!app.state) return;
+  try {
+    const ps = await positions();
+    const last = ps.length - 1;
+    const i = typeof where === 'function' ? where(app.browse ?? last, last) : where;
+    app.browse = i === null || i >= last ? null : Math.max(0, i);
+  } catch (e) {
+    toast('Could not load the earlier positions: ' + e.message);
+    app.browse = null;
+  }
+  render();
+}
+app.browseTo = browseTo;
+
+// The state as it was at the position looked at: its view, nobody to act here.
+function browsedState(s) {
+  const p = app.positions[app.browse];
+  return { ...s, view: p.view, actor: p.actor, legal: [], result: null, log: s.log.filter((a) => a.n <= p.n) };
+}
+
+function renderBrowse() {
+  const ps = app.positions;
+  const on = app.browse !== null && !!ps;
+  document.body.classList.toggle('browsing', on);
+  $('nav-live').disabled = !on;
+  $('nav-next').disabled = !on;
+  $('nav-prev').disabled = on && app.browse === 0;
+  $('nav-first').disabled = on && app.browse === 0;
+  if (!on) return;
+  const p = ps[app.browse];
+  const what = p.n === 0 ? 'the start' : `after ${p.side ? sideLabel(p.side) + ' ' : 'the dice '}${p.action}`;
+  const st = $('status');
+  st.classList.remove('hidden');
+  st.classList.add('wait');
+  st.innerHTML = `<span id="browsing">Looking back: position ${app.browse} of ${ps.length - 1}, ${what}.</span> <button id="back-live" class="primary">Back to the game »</button>`;
+  $('back-live').onclick = () => browseTo(null);
+}
+
 function render() {
   const s = app.state;
   if (!s || !app.module) return;
+  if (app.browse !== null && app.positions) {
+    const b = browsedState(s);
+    const bottom = app.flipped ? 'black' : 'white';
+    renderPlayer($('p-top'), bottom === 'white' ? 'black' : 'white');
+    renderPlayer($('p-bottom'), bottom);
+    renderMoves();
+    renderBrowse();
+    const ev = app.module.events ? app.module.events(b) : '';
+    $('events').classList.toggle('hidden', !ev);
+    $('events').innerHTML = ev;
+    app.board.render(b, null, app.flipped);
+    return;
+  }
   document.title = `tablier — ${FAMILY_TITLES[s.spec.family]} ${id}`;
   $('title').textContent = app.module.title(s) + (app.you ? '' : ' · spectating');
   const bottom = app.flipped ? 'black' : 'white';
@@ -287,9 +356,22 @@ function render() {
   const ev = app.module.events ? app.module.events(s) : '';
   $('events').classList.toggle('hidden', !ev);
   $('events').innerHTML = ev;
+  renderBrowse();
   app.board.render(s, app.you, app.flipped);
 }
 app.render = render;
+
+$('nav-first').onclick = () => browseTo(0);
+$('nav-prev').onclick = () => browseTo((i) => i - 1);
+$('nav-next').onclick = () => browseTo((i) => i + 1);
+$('nav-live').onclick = () => browseTo(null);
+document.addEventListener('keydown', (e) => {
+  if ((e.target instanceof Element && e.target.closest('input, textarea, select')) || e.altKey || e.ctrlKey || e.metaKey) return;
+  const go = { ArrowLeft: (i) => i - 1, ArrowRight: (i) => i + 1, Home: 0, End: null }[e.key];
+  if (go === undefined) return;
+  e.preventDefault();
+  browseTo(go);
+});
 
 $('flip').onclick = () => { app.flipped = !app.flipped; render(); };
 $('draw').onclick = () => act('!draw-offer');

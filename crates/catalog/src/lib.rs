@@ -50,7 +50,7 @@ pub use action::{SeatAction, SeatActionError, TableAction, MAX_ACTION_LEN};
 pub use export::{Export, ExportInfo};
 pub use games::new_table;
 pub use record::{commitment_for, side_name, GameResult, LoggedAction, Record};
-pub use referee::{RecordError, Referee, Refusal, RESUME};
+pub use referee::{BrowsedPosition, RecordError, Referee, Refusal, RESUME};
 pub use review::{review, Review, ReviewedPosition};
 pub use spec::{
     ClockSpec, Family, GameSpec, SpecError, TableSpec, DRAUGHTS_VARIANTS, TRICTRAC_EDITION,

@@ -112,6 +112,22 @@ async fn game_record(
     Ok(Json(record))
 }
 
+/// `GET /api/games/{id}/positions`: every position of the game so far, to look back at
+/// during play (see [`tablier_catalog::Referee::positions`]).
+async fn game_positions(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let room = hub.load(&id).await?.ok_or(ApiError::NotFound)?;
+    hub.refresh(&room).await;
+    let game = room.lock().await.game().clone();
+    let positions = tokio::task::spawn_blocking(move || game.positions())
+        .await
+        .map_err(|e| ApiError::Refused(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+        .map_err(|e| ApiError::damaged(&id, &e))?;
+    Ok(Json(json!({ "id": id, "positions": positions })))
+}
+
 /// A seat's action over HTTP.
 #[derive(Debug, Deserialize)]
 struct ActBody {
@@ -301,6 +317,7 @@ pub fn router(hub: Hub) -> Router {
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/record", get(game_record))
+        .route("/api/games/{id}/positions", get(game_positions))
         .route("/api/games/{id}/export", get(export))
         .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/act", post(act_http))

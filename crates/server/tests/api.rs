@@ -129,6 +129,23 @@ async fn every_family_starts_and_takes_a_legal_action() {
         // The commitment is public from the start, the seed is not.
         assert_eq!(after["commitment"].as_str().unwrap().len(), 64);
         assert!(after["seed"].is_null());
+        // Every position so far, for looking back during play: the start, then one per
+        // action of the game; the last is the live one.
+        let (status, p) = call(&app, "GET", &format!("/api/games/{id}/positions"), None).await;
+        assert_eq!(status, StatusCode::OK, "{p}");
+        let p = p["positions"].as_array().unwrap();
+        let game_actions = after["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| !a["action"].as_str().unwrap().starts_with('!'))
+            .count();
+        assert_eq!(p.len(), game_actions + 1, "{spec}");
+        assert_eq!(
+            (p[0]["n"].clone(), p[0]["action"].clone()),
+            (json!(0), json!(""))
+        );
+        assert_eq!(p.last().unwrap()["view"], after["view"], "{spec}");
         // A new trictrac game is stored under the current edition of the rules (bearing
         // off a right), so that it replays under them after any change.
         if spec["family"] == "trictrac" {

@@ -255,6 +255,65 @@ fn pick(n: usize, seed: u64) -> usize {
         % n
 }
 
+/// Waits until `script` returns true.
+async fn until(c: &Client, script: &str) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while js(c, script).await != json!(true) {
+        assert!(Instant::now() < deadline, "timed out waiting for {script}");
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+/// Looking back during the game (issue 19): ◀ shows the position before the last action
+/// (the server's), on a board that takes no action; Home shows the start; the game goes on
+/// meanwhile; "Back to the game" returns to the live position.
+async fn look_back(c: &Client) {
+    let (s, _) = my_turn(c).await;
+    if !s["result"].is_null() {
+        return;
+    }
+    let board = "return document.getElementById('board').innerHTML";
+    let live = js(c, board).await;
+    click(c, "#nav-prev").await;
+    until(c, "return window.tablier.browse !== null").await;
+    assert!(exists(c, "#browsing").await);
+    assert_ne!(js(c, board).await, live, "an earlier position is drawn");
+    let (shown, count) = {
+        let v = js(c, "return [tablier.browse, tablier.positions.length]").await;
+        (v[0].as_u64().unwrap(), v[1].as_u64().unwrap())
+    };
+    assert_eq!(shown + 2, count, "one step before the live position");
+    let last = js(c, "return tablier.positions[tablier.positions.length - 1]").await;
+    assert_eq!(
+        last["view"], s["view"],
+        "the server's last position is the live one"
+    );
+    js(
+        c,
+        "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Home'}))",
+    )
+    .await;
+    until(c, "return window.tablier.browse === 0").await;
+    let start = js(c, "return tablier.positions[0]").await;
+    assert_eq!(
+        (start["n"].clone(), start["action"].clone()),
+        (json!(0), json!(""))
+    );
+    assert!(status_text(c).await.contains("the start"));
+    shot(c, "draughts-looking-back").await;
+    // The board looked at takes no action.
+    for sq in ["rect[data-sq='9']", "rect[data-sq='13']"] {
+        try_click(c, sq).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (now, _) = state(c).await;
+    assert_eq!(now["v"], s["v"], "nothing was played while looking back");
+    click(c, "#back-live").await;
+    until(c, "return window.tablier.browse === null").await;
+    assert!(!exists(c, "#browsing").await);
+    assert_eq!(js(c, board).await, live, "the live position again");
+}
+
 async fn draughts(c: &Client, base: &str) -> usize {
     start_game(
         c,
@@ -305,6 +364,9 @@ async fn draughts(c: &Client, base: &str) -> usize {
         }
         wait_after(c, &s["v"]).await;
         moves += 1;
+        if moves == 4 {
+            look_back(c).await;
+        }
         if moves == 2 {
             // A draw offer: the engine answers it at once (it declines a level position), and
             // the button is offered again.

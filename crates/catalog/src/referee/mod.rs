@@ -55,6 +55,21 @@ pub enum Refusal {
 /// table then.
 pub type ReviewPosition = (Option<LoggedAction>, Box<dyn Table>);
 
+/// One position of a game as [`Referee::positions`] gives it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct BrowsedPosition {
+    /// The number in the log of the action that led here (0: the start).
+    pub n: i64,
+    /// Who took that action (`white`, `black`, or empty for the dice and the start).
+    pub side: String,
+    /// That action, as logged (empty at the start).
+    pub action: String,
+    /// Who acts in this position: `white`, `black`, `chance` or `nobody`.
+    pub actor: &'static str,
+    /// The family's view of the position (as in the game's state).
+    pub view: serde_json::Value,
+}
+
 /// A log that does not replay: what is wrong, with the action's number.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -530,6 +545,31 @@ impl Referee {
             }
         }
         Ok(out)
+    }
+
+    /// The game's positions for looking back during play: [`Referee::review_tables`] as
+    /// data — for each position the action that led to it (none at the start), who acts
+    /// there and the family's view of it. Nothing in it is engine help: every position is
+    /// public once played.
+    ///
+    /// # Errors
+    /// [`RecordError`] when the log does not replay (a damaged record).
+    pub fn positions(&self) -> Result<Vec<BrowsedPosition>, RecordError> {
+        Ok(self
+            .review_tables()?
+            .into_iter()
+            .map(|(a, table)| BrowsedPosition {
+                n: a.as_ref().map_or(0, |a| a.n),
+                side: a.as_ref().map(|a| a.side.clone()).unwrap_or_default(),
+                action: a.map(|a| a.action).unwrap_or_default(),
+                actor: match table.actor() {
+                    Actor::Player(s) => side_name(s),
+                    Actor::Chance => "chance",
+                    Actor::Nobody => "nobody",
+                },
+                view: table.view(),
+            })
+            .collect())
     }
 
     /// Who is to act, in words for the record's messages.

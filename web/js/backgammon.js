@@ -90,6 +90,8 @@ export function moveRows(s) {
     let act = esc(a.action);
     if (a.action.startsWith('!')) act = `<span class="meta">${{ '!resign': 'resigns', '!flag': 'loses on time' }[a.action] || a.action}</span>`;
     else if (a.action === '-') act = '<span class="meta">no move</span>';
+    // A click on it looks back at the position after it (game.js).
+    act = `<span data-n="${a.n}">${act}</span>`;
     const isPlay = dice && !['double', 'take', 'drop', 'beaver', 'accept', 'reject'].includes(a.action) && !a.action.startsWith('resign') && !a.action.startsWith('!');
     rows.push({ n: ++n, cells: [`${dot} ${isPlay ? `<span class="dice">${dice}</span>` : ''}`, act] });
     if (isPlay) dice = '';

@@ -362,6 +362,20 @@ function render() {
 app.render = render;
 
 $('nav-first').onclick = () => browseTo(0);
+// A move of the list (the modules mark each with its log number) shows the position after it.
+$('moves').addEventListener('click', async (e) => {
+  const m = e.target instanceof Element && e.target.closest('[data-n]');
+  if (!m || !app.state) return;
+  const n = Number(m.dataset.n);
+  try {
+    const ps = await positions();
+    let i = 0;
+    while (i + 1 < ps.length && ps[i + 1].n <= n) i++;
+    browseTo(i);
+  } catch (e2) {
+    toast('Could not load the earlier positions: ' + e2.message);
+  }
+});
 $('nav-prev').onclick = () => browseTo((i) => i - 1);
 $('nav-next').onclick = () => browseTo((i) => i + 1);
 $('nav-live').onclick = () => browseTo(null);

@@ -143,6 +143,8 @@ export function moveRows(s) {
     let act = esc(a.action);
     if (a.action === 'go') act = "s'en va"; else if (a.action === 'stay') act = 'tient';
     else if (a.action.startsWith('!')) act = `<span class="meta">${{ '!resign': 'resigns', '!flag': 'loses on time' }[a.action] || a.action}</span>`;
+    // A click on it looks back at the position after it (game.js).
+    act = `<span data-n="${a.n}">${act}</span>`;
     if (isPlay && turn && !turn.played) {
       turn.cells[0] = `${dotOf(a.side)} ${turn.cells[0]}`;
       turn.cells[1] = act + turn.cells[1];

@@ -312,6 +312,28 @@ async fn look_back(c: &Client) {
     until(c, "return window.tablier.browse === null").await;
     assert!(!exists(c, "#browsing").await);
     assert_eq!(js(c, board).await, live, "the live position again");
+    // A click on the first move of the list shows the position after it.
+    click(c, "#moves [data-n]").await;
+    until(c, "return window.tablier.browse !== null").await;
+    let (i, n, first) = {
+        let v = js(
+            c,
+            "return [tablier.browse, tablier.positions[tablier.browse].n, +document.querySelector('#moves [data-n]').dataset.n]",
+        )
+        .await;
+        (v[0].clone(), v[1].clone(), v[2].clone())
+    };
+    assert_eq!(
+        (i, n),
+        (json!(1), first),
+        "the position after the first move"
+    );
+    js(
+        c,
+        "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'End'}))",
+    )
+    .await;
+    until(c, "return window.tablier.browse === null").await;
 }
 
 async fn draughts(c: &Client, base: &str) -> usize {

@@ -374,5 +374,23 @@ export function create(container, controls, ctx) {
     }
   }
 
+  // Dragging a checker: pressed on a point, released over another, it makes the hop between
+  // them (as the two clicks would). A press released where it began is a click.
+  let press = null;
+  svg.addEventListener('pointerdown', (ev) => {
+    const t = ev.target instanceof Element && ev.target.closest('rect.hit[data-mp]');
+    press = t ? { mp: Number(t.dataset.mp), x: ev.clientX, y: ev.clientY } : null;
+  });
+  svg.addEventListener('pointerup', (ev) => {
+    const p = press;
+    press = null;
+    if (!p || Math.hypot(ev.clientX - p.x, ev.clientY - p.y) < 8) return;
+    const under = document.elementFromPoint(ev.clientX, ev.clientY);
+    const t = under instanceof Element && under.closest('rect.hit[data-mp]');
+    if (!t || Number(t.dataset.mp) === p.mp) return;
+    sel = p.mp;
+    clickPoint(Number(t.dataset.mp));
+  });
+
   return { render };
 }

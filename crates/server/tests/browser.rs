@@ -536,11 +536,22 @@ async fn review(c: &Client, name: &str) {
 
 /// Drags the piece on square `from` to square `to` with the mouse.
 async fn drag(c: &Client, from: u64, to: u64) {
+    drag_between(
+        c,
+        &format!("rect[data-sq='{from}']"),
+        &format!("rect[data-sq='{to}']"),
+    )
+    .await;
+}
+
+/// Drags the mouse from the centre of the element `from` to that of `to` (CSS selectors).
+async fn drag_between(c: &Client, from: &str, to: &str) {
     // Viewport coordinates (the board is redrawn under the pointer, so no element handles).
-    let centre = |sq: u64| {
+    let centre = |css: &str| {
         format!(
-            "const r = document.querySelector(\"rect[data-sq='{sq}']\").getBoundingClientRect(); \
-             return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]"
+            "const r = document.querySelector({}).getBoundingClientRect(); \
+             return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]",
+            json!(css)
         )
     };
     let a = js(c, &centre(from)).await;
@@ -583,6 +594,7 @@ async fn backgammon(c: &Client, base: &str) -> usize {
     .await;
     shot(c, "backgammon-start").await;
     let mut turns = 0;
+    let mut dragged = false;
     loop {
         let (s, _) = my_turn(c).await;
         if !s["result"].is_null() {
@@ -629,7 +641,25 @@ async fn backgammon(c: &Client, base: &str) -> usize {
                         "undo takes the hop back"
                     );
                 }
-                play_hops(c, a["hops"].as_array().unwrap()).await;
+                let hops = a["hops"].as_array().unwrap();
+                if turns >= 3 && !dragged {
+                    // The first hop dragged, from its point to its destination.
+                    dragged = true;
+                    let (from, to) = (hops[0][0].as_u64().unwrap(), hops[0][1].as_u64().unwrap());
+                    drag_between(
+                        c,
+                        &format!("rect.hit[data-mp='{from}']"),
+                        &format!("rect.hit[data-mp='{to}']"),
+                    )
+                    .await;
+                    assert!(
+                        exists(c, "#bg-undo:not([disabled])").await,
+                        "the dragged checker made its hop"
+                    );
+                    play_hops(c, &hops[1..]).await;
+                } else {
+                    play_hops(c, hops).await;
+                }
             }
             assert!(
                 exists(c, "#bg-end:not([disabled])").await,
@@ -652,6 +682,7 @@ async fn backgammon(c: &Client, base: &str) -> usize {
         assert!(turns < 300, "the backgammon game does not end");
     }
     shot(c, "backgammon-end").await;
+    assert!(dragged || turns < 6, "a checker was dragged");
     turns
 }
 

@@ -106,6 +106,8 @@ export function create(container, controls, ctx) {
   let st = null; let you = null; let flipped = false;
   let chosen = []; let sel = null; let builtFor = null; let lastRollKey = null; let autoPass = null;
   let resignOpen = -1; // the version at which the resignation choice was opened
+  let autoRolled = null; // the version at which the dice were thrown by themselves
+  const autoRoll = () => localStorage.getItem('tablier:autoroll') !== 'off';
 
   const viewer = () => (flipped ? 'black' : 'white');
   // Display slot (1 = the viewer's bottom-right point) of a point in white's numbering.
@@ -326,6 +328,24 @@ export function create(container, controls, ctx) {
     const legal = st.legal;
     const ph = phaseName(st.view.phase);
     if (legal.includes('roll')) button(controls, 'Roll the dice', () => ctx.act('roll'), 'primary', { id: 'bg-roll' });
+    // Auto-roll (on unless turned off, kept in this browser): when the only thing to do
+    // before the roll is to roll (no double to consider), the dice are thrown after a moment.
+    if (legal.includes('roll') || ph === 'moving') {
+      const label = document.createElement('label');
+      label.className = 'hint';
+      label.innerHTML = `<input type="checkbox" id="bg-autoroll"${autoRoll() ? ' checked' : ''}> auto-roll`;
+      label.title = 'Throw the dice by themselves when there is no double to consider';
+      label.querySelector('input').onchange = (e) => {
+        localStorage.setItem('tablier:autoroll', e.target.checked ? 'on' : 'off');
+        render(st, you, flipped);
+      };
+      controls.appendChild(label);
+    }
+    if (legal.includes('roll') && !legal.includes('double') && autoRoll() && autoRolled !== st.v) {
+      autoRolled = st.v;
+      const v = st.v;
+      setTimeout(() => { if (st.v === v && st.actor === you && autoRoll()) ctx.act('roll'); }, 600);
+    }
     if (legal.includes('double')) button(controls, `Double to ${st.view.cube * 2}`, () => ctx.act('double'), '', { id: 'bg-double' });
     if (legal.includes('take')) button(controls, 'Take', () => ctx.act('take'), 'primary', { id: 'bg-take' });
     if (legal.includes('beaver')) button(controls, `Beaver (to ${st.view.cube * 4})`, () => ctx.act('beaver'), '', { id: 'bg-beaver' });

@@ -582,6 +582,76 @@ async fn drag_between(c: &Client, from: &str, to: &str) {
     c.perform_actions(mouse).await.expect("drag");
 }
 
+/// Auto-roll (issue 19): without a cube there is nothing to decide before the roll, so the
+/// page throws the dice by itself; turned off, it waits for the button.
+async fn auto_roll(c: &Client, base: &str) {
+    start_game(
+        c,
+        base,
+        "backgammon",
+        "document.getElementById('match').value = '0'; document.getElementById('match').dispatchEvent(new Event('change')); document.getElementById('cube').checked = false",
+        1,
+    )
+    .await;
+    // The person's first turn before the roll: the page rolls without a click.
+    let (s, you) = wait_state(c, |s, you| {
+        s["actor"] == *you
+            && s["legal"]
+                .as_array()
+                .is_some_and(|l| l.contains(&json!("roll")))
+    })
+    .await;
+    assert!(!s["legal"].as_array().unwrap().contains(&json!("double")));
+    let (after, _) = wait_after(c, &s["v"]).await;
+    let me = you.as_str().unwrap();
+    assert!(
+        after["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["side"] == me && a["action"] == "roll"),
+        "the page rolled: {}",
+        after["log"]
+    );
+    // Turned off (kept in this browser), the next roll waits for the button.
+    click(c, "#bg-autoroll").await;
+    assert_eq!(
+        js(c, "return localStorage.getItem('tablier:autoroll')").await,
+        json!("off")
+    );
+    loop {
+        let (s, _) = my_turn(c).await;
+        let legal = s["legal"].as_array().unwrap().clone();
+        if legal.contains(&json!("roll")) {
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            let (now, _) = state(c).await;
+            assert_eq!(now["v"], s["v"], "no roll by itself when turned off");
+            click(c, "#bg-roll").await;
+            wait_after(c, &s["v"]).await;
+            break;
+        }
+        // The play: the first legal one, hop by hop, then End turn (or the pass).
+        let v = s["v"].clone();
+        if legal.contains(&json!("-")) {
+            try_click(c, "#bg-pass").await;
+        } else {
+            let a = s["view"]["actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| !a["hops"].as_array().unwrap().is_empty())
+                .cloned()
+                .unwrap();
+            if s["view"]["actions"].as_array().unwrap().len() > 1 {
+                play_hops(c, a["hops"].as_array().unwrap()).await;
+            }
+            click(c, "#bg-end").await;
+        }
+        wait_after(c, &v).await;
+    }
+    js(c, "localStorage.removeItem('tablier:autoroll')").await;
+}
+
 async fn backgammon(c: &Client, base: &str) -> usize {
     start_game(
         c,
@@ -595,6 +665,7 @@ async fn backgammon(c: &Client, base: &str) -> usize {
     shot(c, "backgammon-start").await;
     let mut turns = 0;
     let mut dragged = false;
+    let mut auto_rolled = 0;
     loop {
         let (s, _) = my_turn(c).await;
         if !s["result"].is_null() {
@@ -607,7 +678,12 @@ async fn backgammon(c: &Client, base: &str) -> usize {
             .map(|x| x.as_str().unwrap())
             .collect();
         let v = &s["v"];
-        if legal.contains(&"roll") {
+        if legal.contains(&"roll") && !legal.contains(&"double") {
+            // Auto-roll (on by default): nothing to decide before the roll, the page throws.
+            assert!(exists(c, "#bg-autoroll:checked").await);
+            wait_after(c, v).await;
+            auto_rolled += 1;
+        } else if legal.contains(&"roll") {
             click(c, "#bg-roll").await;
         } else if legal.contains(&"take") {
             click(c, "#bg-take").await;
@@ -683,6 +759,7 @@ async fn backgammon(c: &Client, base: &str) -> usize {
     }
     shot(c, "backgammon-end").await;
     assert!(dragged || turns < 6, "a checker was dragged");
+    println!("backgammon: the page rolled by itself {auto_rolled} times");
     turns
 }
 
@@ -1290,6 +1367,7 @@ async fn a_person_plays_every_family_in_chromium() {
     banner_matches(&c, "backgammon").await;
     backgammon_texts(&c).await;
     review(&c, "backgammon").await;
+    auto_roll(&c, &base).await;
     let t = Instant::now();
     let n = trictrac(&c, &base).await;
     println!("trictrac: {n} plays through clicks in {:.1?}", t.elapsed());

@@ -101,7 +101,10 @@ async function main() {
     const r = app.state.result;
     $('result').classList.remove('hidden');
     const why = { resign: ' by resignation', time: ' on time', 'draw-agreed': ' by agreement', rules: '' }[r.reason] ?? ` (${r.reason})`;
-    $('result').textContent = r.winner ? `${lower(r.winner) === 'white' ? 'White' : 'Black'} wins${why}` : `Draw${why}`;
+    // The family's own words where it has them (backgammon: single, gammon or backgammon,
+    // the points with the cube, a dropped double, the match score), as on the game page.
+    const own = app.module.resultText ? app.module.resultText(app.state) : '';
+    $('result').textContent = own || (r.winner ? `${lower(r.winner) === 'white' ? 'White' : 'Black'} wins${why}` : `Draw${why}`);
   }
   try {
     app.review = await getJson(`/api/games/${id}/review`);

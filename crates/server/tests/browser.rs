@@ -488,6 +488,8 @@ async fn banner_matches(c: &Client, name: &str) {
 /// and the list of positions appear, and clicking a position shows it.
 async fn review(c: &Client, name: &str) {
     let t = Instant::now();
+    let banner = "return document.getElementById('result').textContent";
+    let on_game_page = js(c, banner).await;
     click(c, "#review-link").await;
     let deadline = Instant::now() + Duration::from_secs(120);
     while js(c, "return window.tablier && window.tablier.ready === true").await != json!(true) {
@@ -501,6 +503,13 @@ async fn review(c: &Client, name: &str) {
             "the review of {name} did not open: {err}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    if name == "backgammon" {
+        // The review says how the game ended in the family's words, as the game page did
+        // (single, gammon or backgammon, its points with the cube).
+        let on_review = js(c, banner).await;
+        assert_eq!(on_review, on_game_page, "the review's banner");
+        assert!(on_review.as_str().unwrap().contains("point"), "{on_review}");
     }
     assert!(
         exists(c, "svg.evalgraph path.g-line").await,
@@ -593,56 +602,59 @@ async fn auto_roll(c: &Client, base: &str) {
         1,
     )
     .await;
-    // The person's first turn before the roll: the page rolls without a click.
-    let (s, you) = wait_state(c, |s, you| {
-        s["actor"] == *you
-            && s["legal"]
-                .as_array()
-                .is_some_and(|l| l.contains(&json!("roll")))
-    })
-    .await;
-    assert!(!s["legal"].as_array().unwrap().contains(&json!("double")));
-    let (after, _) = wait_after(c, &s["v"]).await;
-    let me = you.as_str().unwrap();
-    assert!(
-        after["log"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|a| a["side"] == me && a["action"] == "roll"),
-        "the page rolled: {}",
-        after["log"]
-    );
-    // Turned off (kept in this browser), the next roll waits for the button.
-    click(c, "#bg-autoroll").await;
-    assert_eq!(
-        js(c, "return localStorage.getItem('tablier:autoroll')").await,
-        json!("off")
-    );
+    // The person's first turn before the roll (after his opening play, if he won the opening
+    // throw): the page rolls without a click. Turned off (kept in this browser), the next roll
+    // waits for the button.
+    let mut auto = true;
     loop {
-        let (s, _) = my_turn(c).await;
+        let (s, you) = my_turn(c).await;
+        assert!(s["result"].is_null());
         let legal = s["legal"].as_array().unwrap().clone();
+        let v = s["v"].clone();
         if legal.contains(&json!("roll")) {
+            assert!(!legal.contains(&json!("double")));
+            if auto {
+                let (after, _) = wait_after(c, &v).await;
+                let me = you.as_str().unwrap();
+                assert!(
+                    after["log"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|a| a["side"] == me && a["action"] == "roll"),
+                    "the page rolled: {}",
+                    after["log"]
+                );
+                click(c, "#bg-autoroll").await;
+                assert_eq!(
+                    js(c, "return localStorage.getItem('tablier:autoroll')").await,
+                    json!("off")
+                );
+                auto = false;
+                continue;
+            }
             tokio::time::sleep(Duration::from_millis(1500)).await;
             let (now, _) = state(c).await;
-            assert_eq!(now["v"], s["v"], "no roll by itself when turned off");
+            assert_eq!(now["v"], v, "no roll by itself when turned off");
             click(c, "#bg-roll").await;
-            wait_after(c, &s["v"]).await;
+            wait_after(c, &v).await;
             break;
         }
         // The play: the first legal one, hop by hop, then End turn (or the pass).
-        let v = s["v"].clone();
         if legal.contains(&json!("-")) {
             try_click(c, "#bg-pass").await;
         } else {
-            let a = s["view"]["actions"]
-                .as_array()
-                .unwrap()
+            let actions = s["view"]["actions"].as_array().unwrap();
+            let a = actions
                 .iter()
                 .find(|a| !a["hops"].as_array().unwrap().is_empty())
                 .cloned()
                 .unwrap();
-            if s["view"]["actions"].as_array().unwrap().len() > 1 {
+            let playable = actions
+                .iter()
+                .filter(|a| !a["hops"].as_array().unwrap().is_empty())
+                .count();
+            if playable > 1 {
                 play_hops(c, a["hops"].as_array().unwrap()).await;
             }
             click(c, "#bg-end").await;

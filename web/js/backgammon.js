@@ -4,6 +4,7 @@
 import { el, text, lower, button, esc } from './svg.js';
 import { die, stack } from './dice.js';
 import { candidates, complete, nextHops } from './builder.js';
+import { t } from './i18n.js';
 
 const PW = 48; const LX = 68; const BX = LX + 6 * PW; const BW = 48; const RX = BX + BW; const RE = RX + 6 * PW;
 const TOP = 32; const BOT = 528; const PH = 200; const MID = 280; const R = 20;
@@ -14,9 +15,9 @@ export const ownResign = true;
 export function title(s) {
   const v = s.view;
   const o = v?.options || {};
-  let t = 'Backgammon · ' + (o.match_length ? `match to ${o.match_length}` : 'money game');
-  if (v?.crawford_game) t += ' · Crawford game';
-  return t;
+  let head = `${t('family.backgammon')} · ` + (o.match_length ? t('bg.match-to', { n: o.match_length }) : t('bg.money'));
+  if (v?.crawford_game) head += ` · ${t('bg.crawford-game')}`;
+  return head;
 }
 
 // The phase is `{"phase": "moving", "roll": [5, 2]}` (snake_case, internally tagged).
@@ -28,39 +29,39 @@ export function playerExtra(s, side) {
   if (!v) return '';
   const i = side === 'white' ? 0 : 1;
   const pips = i === 0 ? v.pips[0] : v.pips[1];
-  let t = `pips <b data-pips="${side}">${pips}</b>`;
-  if (v.options.match_length) t += `<br>score <b data-score="${side}">${v.score[i]}</b> / ${v.options.match_length}`;
-  return t;
+  let html = `${t('bg.pips')} <b data-pips="${side}">${pips}</b>`;
+  if (v.options.match_length) html += `<br>${t('bg.score')} <b data-score="${side}">${v.score[i]}</b> / ${v.options.match_length}`;
+  return html;
 }
 
 export function statusHint(s, you) {
   const v = s.view;
   if (!v || s.result) return '';
   const ph = phaseName(v.phase);
-  if (ph === 'doubled') return s.actor === you ? `you are doubled to ${v.cube * 2}: take or drop` : `doubled to ${v.cube * 2}`;
-  if (ph === 'resigning') { const o = v.phase.offer; return s.actor === you ? `your opponent resigns a ${lower(o)} game: accept or reject` : `${lower(o)} resignation offered`; }
+  if (ph === 'doubled') return s.actor === you ? t('bg.doubled-you', { n: v.cube * 2 }) : t('bg.doubled', { n: v.cube * 2 });
+  if (ph === 'resigning') { const o = t('bg.kind.' + lower(v.phase.offer)); return s.actor === you ? t('bg.resigns-you', { kind: o }) : t('bg.resigns', { kind: o }); }
   if (s.actor !== you) return '';
   const mine = s.log.filter((a) => a.side && a.action !== 'roll');
   const lastTwo = mine.slice(-2).map((a) => a.action);
-  if (lastTwo.length === 2 && lastTwo[0].startsWith('resign ') && lastTwo[1] === 'reject') return `your opponent rejected your resignation (${lastTwo[0].slice(7)}): play on`;
-  if (ph === 'before_roll') return s.legal.includes('double') ? 'roll or double' : 'roll the dice';
-  if (ph === 'moving') return 'click a checker, then where it goes';
+  if (lastTwo.length === 2 && lastTwo[0].startsWith('resign ') && lastTwo[1] === 'reject') return t('bg.rejected', { kind: t('bg.kind.' + lastTwo[0].slice(7)) });
+  if (ph === 'before_roll') return s.legal.includes('double') ? t('bg.roll-or-double') : t('bg.roll');
+  if (ph === 'moving') return t('bg.moving');
   return '';
 }
 
-const KIND = { Single: 'a single game', Gammon: 'a gammon', Backgammon: 'a backgammon' };
+const kindText = (k) => t('bg.a.' + lower(k));
 
 export function resultText(s) {
   const v = s.view;
   const r = s.result;
   if (!r || r.reason !== 'rules' || !v) return '';
   const last = v.results[v.results.length - 1];
-  const who = (side) => side[0].toUpperCase() + side.slice(1);
+  const who = (side) => t('side.' + side);
   // The winner's score first, as players say it ("wins the match 5–3").
   const w = lower(r.winner) === 'white' ? 0 : 1;
-  if (v.options.match_length) return `${who(lower(r.winner))} wins the match ${v.score[w]}–${v.score[1 - w]}` + (last ? ` (last game: ${KIND[last.kind] || last.kind}${last.dropped ? ', double dropped' : ''})` : '');
+  if (v.options.match_length) return t('bg.wins-match', { side: who(lower(r.winner)), score: `${v.score[w]}–${v.score[1 - w]}` }) + (last ? ` (${t('bg.last-game', { kind: kindText(last.kind) })}${last.dropped ? `, ${t('bg.dropped')}` : ''})` : '');
   if (!last) return '';
-  return `${who(lower(last.winner))} wins ${KIND[last.kind] || last.kind}${last.dropped ? ' (double dropped)' : ''}${last.resigned ? ' (resignation)' : ''} — ${last.points} point${last.points > 1 ? 's' : ''}`;
+  return `${t('bg.wins', { side: who(lower(last.winner)), kind: kindText(last.kind) })}${last.dropped ? ` (${t('bg.dropped')})` : ''}${last.resigned ? ` (${t('bg.resignation')})` : ''} — ${t(last.points > 1 ? 'bg.points' : 'bg.point', { n: last.points })}`;
 }
 
 export function moveRows(s) {
@@ -77,10 +78,10 @@ export function moveRows(s) {
         const [w, b] = a.action.replace('opening ', '').split('-');
         if (!tied) {
           game++;
-          if (s.view?.options?.match_length || game > 1) rows.push({ cells: [`<span class="meta">Game ${game}</span>`], span: 2 });
+          if (s.view?.options?.match_length || game > 1) rows.push({ cells: [`<span class="meta">${t('bg.game', { n: game })}</span>`], span: 2 });
         }
         tied = w === b;
-        rows.push({ cells: [`<span class="meta">opening throw: white ${w}, black ${b}${tied ? ' — a tie, thrown again' : ''}</span>`], span: 2 });
+        rows.push({ cells: [`<span class="meta">${t('bg.opening', { w, b })}${tied ? ` — ${t('bg.tie')}` : ''}</span>`], span: 2 });
         dice = tied ? '' : `${Math.max(w, b)}${Math.min(w, b)}`;
       } else dice = a.action.replace('-', '');
       continue;
@@ -88,8 +89,8 @@ export function moveRows(s) {
     if (a.action === 'roll') continue;
     const dot = `<span class="dot ${a.side}" style="display:inline-block;width:.7em;height:.7em;border-radius:50%;border:1px solid #555;background:${a.side === 'white' ? '#f7f3ea' : '#2a2a2a'}"></span>`;
     let act = esc(a.action);
-    if (a.action.startsWith('!')) act = `<span class="meta">${{ '!resign': 'resigns', '!flag': 'loses on time' }[a.action] || a.action}</span>`;
-    else if (a.action === '-') act = '<span class="meta">no move</span>';
+    if (a.action.startsWith('!')) act = `<span class="meta">${{ '!resign': t('meta.resign'), '!flag': t('meta.flag') }[a.action] || a.action}</span>`;
+    else if (a.action === '-') act = `<span class="meta">${t('bg.no-move')}</span>`;
     // A click on it looks back at the position after it (game.js).
     act = `<span data-n="${a.n}">${act}</span>`;
     const isPlay = dice && !['double', 'take', 'drop', 'beaver', 'accept', 'reject'].includes(a.action) && !a.action.startsWith('resign') && !a.action.startsWith('!');
@@ -254,7 +255,7 @@ export function create(container, controls, ctx) {
     // Pips beside the trays.
     const pv = (side) => v.pips[side === 'white' ? 0 : 1];
     text(g, RE + 50, MID - 8, `${pv(viewer() === 'white' ? 'black' : 'white')}`, { class: 'info2', 'text-anchor': 'middle' });
-    text(g, RE + 50, MID + 6, 'pips', { class: 'info2 small', 'text-anchor': 'middle' });
+    text(g, RE + 50, MID + 6, t('bg.pips'), { class: 'info2 small', 'text-anchor': 'middle' });
     text(g, RE + 50, MID + 22, `${pv(viewer())}`, { class: 'info2', 'text-anchor': 'middle' });
     if (v.options.match_length) {
       text(g, 30, 34, `${v.options.match_length}pt`, { class: 'info2', 'text-anchor': 'middle' });
@@ -327,14 +328,14 @@ export function create(container, controls, ctx) {
     if (!st || st.result || st.actor !== you) return;
     const legal = st.legal;
     const ph = phaseName(st.view.phase);
-    if (legal.includes('roll')) button(controls, 'Roll the dice', () => ctx.act('roll'), 'primary', { id: 'bg-roll' });
+    if (legal.includes('roll')) button(controls, t('bg.roll.button'), () => ctx.act('roll'), 'primary', { id: 'bg-roll' });
     // Auto-roll (on unless turned off, kept in this browser): when the only thing to do
     // before the roll is to roll (no double to consider), the dice are thrown after a moment.
     if (legal.includes('roll') || ph === 'moving') {
       const label = document.createElement('label');
       label.className = 'hint';
-      label.innerHTML = `<input type="checkbox" id="bg-autoroll"${autoRoll() ? ' checked' : ''}> auto-roll`;
-      label.title = 'Throw the dice by themselves when there is no double to consider';
+      label.innerHTML = `<input type="checkbox" id="bg-autoroll"${autoRoll() ? ' checked' : ''}> ${t('bg.autoroll')}`;
+      label.title = t('bg.autoroll.title');
       label.querySelector('input').onchange = (e) => {
         localStorage.setItem('tablier:autoroll', e.target.checked ? 'on' : 'off');
         render(st, you, flipped);
@@ -346,15 +347,15 @@ export function create(container, controls, ctx) {
       const v = st.v;
       setTimeout(() => { if (st.v === v && st.actor === you && autoRoll()) ctx.act('roll'); }, 600);
     }
-    if (legal.includes('double')) button(controls, `Double to ${st.view.cube * 2}`, () => ctx.act('double'), '', { id: 'bg-double' });
-    if (legal.includes('take')) button(controls, 'Take', () => ctx.act('take'), 'primary', { id: 'bg-take' });
-    if (legal.includes('beaver')) button(controls, `Beaver (to ${st.view.cube * 4})`, () => ctx.act('beaver'), '', { id: 'bg-beaver' });
-    if (legal.includes('drop')) button(controls, 'Drop', () => ctx.act('drop'), '', { id: 'bg-drop' });
-    if (legal.includes('accept')) button(controls, 'Accept the resignation', () => ctx.act('accept'), 'primary', { id: 'bg-accept' });
-    if (legal.includes('reject')) button(controls, 'Reject', () => ctx.act('reject'), '', { id: 'bg-reject' });
+    if (legal.includes('double')) button(controls, t('bg.double', { n: st.view.cube * 2 }), () => ctx.act('double'), '', { id: 'bg-double' });
+    if (legal.includes('take')) button(controls, t('bg.take'), () => ctx.act('take'), 'primary', { id: 'bg-take' });
+    if (legal.includes('beaver')) button(controls, t('bg.beaver', { n: st.view.cube * 4 }), () => ctx.act('beaver'), '', { id: 'bg-beaver' });
+    if (legal.includes('drop')) button(controls, t('bg.drop'), () => ctx.act('drop'), '', { id: 'bg-drop' });
+    if (legal.includes('accept')) button(controls, t('bg.accept'), () => ctx.act('accept'), 'primary', { id: 'bg-accept' });
+    if (legal.includes('reject')) button(controls, t('bg.reject'), () => ctx.act('reject'), '', { id: 'bg-reject' });
     if (ph === 'moving') {
       if (legal.includes('-') && !actions().length) {
-        button(controls, 'No legal move — pass', () => ctx.act('-'), 'primary', { id: 'bg-pass' });
+        button(controls, t('bg.pass'), () => ctx.act('-'), 'primary', { id: 'bg-pass' });
         // Passes by itself after a moment, as players expect.
         if (autoPass !== st.v) {
           autoPass = st.v;
@@ -364,32 +365,32 @@ export function create(container, controls, ctx) {
       }
       else {
         const done = complete(actions(), chosen);
-        button(controls, 'Undo', () => { chosen.pop(); sel = null; render(st, you, flipped); }, '', { id: 'bg-undo' }).disabled = !chosen.length;
-        const end = button(controls, done ? `End turn: ${done.text}` : 'End turn', () => done && ctx.act(done.text), 'primary', { id: 'bg-end' });
+        button(controls, t('bg.undo'), () => { chosen.pop(); sel = null; render(st, you, flipped); }, '', { id: 'bg-undo' }).disabled = !chosen.length;
+        const end = button(controls, done ? t('bg.end-turn.play', { play: done.text }) : t('bg.end-turn'), () => done && ctx.act(done.text), 'primary', { id: 'bg-end' });
         end.disabled = !done;
-        if (!done && chosen.length && !candidates(actions(), chosen).length) { const h = document.createElement('span'); h.className = 'hint'; h.textContent = 'not a legal play: undo'; controls.appendChild(h); }
+        if (!done && chosen.length && !candidates(actions(), chosen).length) { const h = document.createElement('span'); h.className = 'hint'; h.textContent = t('bg.not-legal'); controls.appendChild(h); }
       }
     }
     // Resigning: one button opens the choice, explained, with its points; nothing is sent
     // before the second click, and Cancel closes it.
-    const res = legal.filter((t) => t.startsWith('resign '));
+    const res = legal.filter((a) => a.startsWith('resign '));
     if (res.length && resignOpen !== st.v) {
-      const b = button(controls, 'Resign…', () => { resignOpen = st.v; render(st, you, flipped); }, 'danger', { id: 'bg-resign' });
+      const b = button(controls, t('bg.resign'), () => { resignOpen = st.v; render(st, you, flipped); }, 'danger', { id: 'bg-resign' });
       b.style.marginLeft = 'auto';
     } else if (res.length) {
       const box = document.createElement('div'); box.className = 'resign-choice'; box.id = 'bg-resign-choice';
       const v = st.view;
       const jacoby = !v.options.match_length && v.options.jacoby && v.cube === 1;
       const sp = document.createElement('p'); sp.className = 'hint';
-      sp.textContent = `Offer to lose this game: a single game, a gammon (twice the cube) or a backgammon (three times). Your opponent accepts (the game ends) or rejects (play goes on).${jacoby ? ' Money with the Jacoby rule: until the cube is turned, a gammon or backgammon counts as a single game.' : ''}`;
+      sp.textContent = t('bg.resign.help') + (jacoby ? ' ' + t('bg.resign.jacoby') : '');
       box.appendChild(sp);
       const mult = { single: 1, gammon: 2, backgammon: 3 };
-      for (const t of res) {
-        const kind = t.slice(7);
+      for (const offer of res) {
+        const kind = offer.slice(7);
         const pts = v.cube * (jacoby ? 1 : mult[kind] || 1);
-        button(box, `Resign ${kind === 'single' ? 'a single game' : `a ${kind}`} (${pts} point${pts > 1 ? 's' : ''})`, () => { resignOpen = -1; ctx.act(t); }, 'danger', { 'data-resign': kind });
+        button(box, t('bg.resign.kind', { kind: t('bg.a.' + kind), points: t(pts > 1 ? 'bg.points' : 'bg.point', { n: pts }) }), () => { resignOpen = -1; ctx.act(offer); }, 'danger', { 'data-resign': kind });
       }
-      button(box, 'Cancel', () => { resignOpen = -1; render(st, you, flipped); }, '', { id: 'bg-resign-cancel' });
+      button(box, t('bg.cancel'), () => { resignOpen = -1; render(st, you, flipped); }, '', { id: 'bg-resign-cancel' });
       controls.appendChild(box);
     }
   }

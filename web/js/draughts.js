@@ -2,14 +2,13 @@
 // (1 = the first dark square of the top row seen from white), click-click and drag, legal
 // destinations, the last move, a path chooser when two legal moves share start and end.
 import { el, text, svgPoint, lower, button, esc } from './svg.js';
+import { t } from './i18n.js';
 
 const S = 60; // square size
 
-const VARIANT_NAMES = { 'french-old': 'Old French rules (souffler)' };
-
 export function title(s) {
   const v = s.view?.variant || s.spec.variant || 'international';
-  return `Draughts · ${VARIANT_NAMES[v] || v[0].toUpperCase() + v.slice(1)}`;
+  return `${t('family.draughts')} · ${t('draughts.variant.' + v)}`;
 }
 
 // The old French rules: the view lists the huffable men, and actions other than moves
@@ -43,10 +42,8 @@ function squareAt(r, c, n) {
 }
 
 function metaText(a) {
-  return {
-    '!resign': 'resigns', '!draw-offer': 'offers a draw', '!draw-accept': 'accepts the draw', '!draw-decline': 'declines the draw', '!flag': 'loses on time',
-    '!takeback-accept': 'allows a takeback',
-  }[a] || a;
+  const key = { '!resign': 'resign', '!draw-offer': 'draw-offer', '!draw-accept': 'draw-accept', '!draw-decline': 'draw-decline', '!flag': 'flag', '!takeback-accept': 'takeback-accept' }[a];
+  return key ? t('meta.' + key) : a;
 }
 
 export function moveRows(s) {
@@ -63,17 +60,17 @@ export function moveRows(s) {
   for (const a of log) {
     if (a.action.startsWith('!')) {
       if (a.action === '!draw-decline' || a.action === '!draw-offer' || a.action === '!draw-accept' || a.action === '!resign' || a.action === '!flag' || a.action === '!takeback-accept')
-        rows.push({ cells: [`<span class="meta">${a.side} ${metaText(a.action)}</span>`], span: 2 });
+        rows.push({ cells: [`<span class="meta">${t('side.' + a.side)} ${metaText(a.action)}</span>`], span: 2 });
       continue;
     }
     const huff = HUFF.exec(a.action);
-    if (huff) { prefix[a.side] += `<span class="huff" title="soufflé: the man on ${huff[1]} is removed">souffle ${huff[1]}</span> `; continue; }
+    if (huff) { prefix[a.side] += `<span class="huff" title="${t('draughts.huff.title', { sq: huff[1] })}">${t('draughts.huff', { sq: huff[1] })}</span> `; continue; }
     const force = FORCE.exec(a.action);
     if (force) {
       const other = a.side === 'white' ? 'black' : 'white';
       if (row && row.cells.length) {
         const fault = row.cells.pop();
-        prefix[other] += `<s class="fault">${fault}</s> <span class="huff">obligé à prendre</span> `;
+        prefix[other] += `<s class="fault">${fault}</s> <span class="huff">${t('draughts.forced')}</span> `;
         if (!row.cells.length) { rows.pop(); n--; row = rows.length ? rows[rows.length - 1] : null; if (row && !row.n) row = null; }
       }
       continue;
@@ -94,7 +91,7 @@ export function playerExtra(s, side) {
   if (!v) return '';
   let men = 0; let kings = 0;
   for (const [, sd, k] of v.pieces) if (lower(sd) === side) { if (k) kings++; else men++; }
-  return `${men} men${kings ? ` · ${kings} king${kings > 1 ? 's' : ''}` : ''}`;
+  return t('draughts.men', { n: men }) + (kings ? ` · ${t(kings > 1 ? 'draughts.kings' : 'draughts.king', { n: kings })}` : '');
 }
 
 export function statusHint(s, you) {
@@ -102,15 +99,15 @@ export function statusHint(s, you) {
   if (isFrench(s)) {
     const said = [];
     const huffed = huffedMine(s, you);
-    if (huffed) said.push(`your opponent huffed (a soufflé) your man on ${huffed}`);
+    if (huffed) said.push(t('draughts.huffed', { sq: huffed }));
     const huffable = s.view.legal.filter((m) => m.kind === 'huff').map((m) => m.path[0]);
-    if (huffable.length) said.push(`your opponent did not take all he could: you may huff (souffler) ${huffable.length > 1 ? 'the men on ' : 'the man on '}${huffable.join(' or ')}, make him take (obliger à prendre), or let it stand and play (laisser)`);
-    else if (s.view.legal.some((m) => isMove(m) && m.captured.length)) said.push('capturing is not compulsory, but a man that does not take all it can may be huffed');
+    if (huffable.length) said.push(t(huffable.length > 1 ? 'draughts.huffable.many' : 'draughts.huffable.one', { sq: huffable.join(t('draughts.or')) }));
+    else if (s.view.legal.some((m) => isMove(m) && m.captured.length)) said.push(t('draughts.optional'));
     return said.join('; ');
   }
   if (s.view.legal.some((m) => m.captured.length)) {
     const most = Math.max(...s.view.legal.map((m) => m.captured.length));
-    return most > 1 ? `you must capture ${most} pieces` : 'you must capture';
+    return most > 1 ? t('draughts.must-capture.many', { n: most }) : t('draughts.must-capture');
   }
   return '';
 }
@@ -118,12 +115,12 @@ export function statusHint(s, you) {
 export function resultText(s) {
   const e = s.view?.ending;
   if (!s.result || s.result.reason !== 'rules' || !e) return '';
-  if (typeof e === 'object' && 'Draw' in e) return `Draw (${String(e.Draw).replace(/([A-Z])/g, ' $1').trim().toLowerCase()})`;
+  if (typeof e === 'object' && 'Draw' in e) return `${t('result.draw')} (${t('draughts.draw.' + e.Draw)})`;
   if (typeof e === 'object' && e.NoMove) {
     const w = lower(e.NoMove.winner);
     const you = window.tablier?.you;
-    const who = you ? (w === you ? 'You win' : 'You lose') : `${w === 'white' ? 'White' : 'Black'} wins`;
-    return `${who}: ${w === 'white' ? 'black' : 'white'} has no move left`;
+    const who = you ? (w === you ? t('result.you-win') : t('result.you-lose')) : t('result.wins', { side: t('side.' + w) });
+    return `${who}: ${t('draughts.no-move', { side: t('side.' + (w === 'white' ? 'black' : 'white')).toLowerCase() })}`;
   }
   return '';
 }
@@ -243,9 +240,9 @@ export function create(container, controls, ctx) {
     if (ambiguous) {
       const h = document.createElement('span');
       h.className = 'hint';
-      h.textContent = `${ambiguous.length} captures end there: click a square the piece should pass through (blue), or choose:`;
+      h.textContent = t('draughts.paths', { n: ambiguous.length });
       controls.appendChild(h);
-      for (const m of ambiguous) button(controls, m.notation + (m.captured.length ? ` (takes ${m.captured.join(', ')})` : ''), () => play(m), '', { 'data-move': m.notation });
+      for (const m of ambiguous) button(controls, m.notation + (m.captured.length ? ` (${t('draughts.takes', { sq: m.captured.join(', ') })})` : ''), () => play(m), '', { 'data-move': m.notation });
       button(controls, 'Cancel', () => { sel = null; ambiguous = null; chosen = []; render(st, you, flipped); });
     } else if (st && st.actor === you && !st.result) {
       const others = myOthers();
@@ -253,20 +250,20 @@ export function create(container, controls, ctx) {
         // Souffler, obliger à prendre, or laisser (play a move: the fault stands).
         const h = document.createElement('span');
         h.className = 'hint';
-        h.textContent = 'The man that did not take all it could:';
+        h.textContent = t('draughts.fault');
         controls.appendChild(h);
         for (const m of others) {
           const sq = m.path[0];
-          const label = m.kind === 'huff' ? `Souffler ${sq}` : m.kind === 'force' ? `Obliger à prendre (${sq})` : m.notation;
-          const tip = m.kind === 'huff' ? 'Remove that man, then play your move' : m.kind === 'force' ? 'Your opponent takes his move back and must make the largest capture with that man' : '';
+          const label = m.kind === 'huff' ? t('draughts.souffler', { sq }) : m.kind === 'force' ? t('draughts.obliger', { sq }) : m.notation;
+          const tip = m.kind === 'huff' ? t('draughts.souffler.title') : m.kind === 'force' ? t('draughts.obliger.title') : '';
           button(controls, label, () => play(m), '', { 'data-move': m.notation, title: tip });
         }
-        button(controls, 'Laisser', () => { letStand = st.v; render(st, you, flipped); }, '', { 'data-move': 'laisser', title: 'Let the fault stand and play your move' });
+        button(controls, t('draughts.laisser'), () => { letStand = st.v; render(st, you, flipped); }, '', { 'data-move': 'laisser', title: t('draughts.laisser.title') });
         return;
       }
       const h = document.createElement('span');
       h.className = 'hint';
-      h.textContent = sel ? 'Click a green dot (or drag the piece) to move.' : 'Click or drag a piece to move it.';
+      h.textContent = sel ? t('draughts.help.selected') : t('draughts.help');
       controls.appendChild(h);
     }
   }

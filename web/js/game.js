@@ -2,6 +2,7 @@
 // the dice commitment; the board itself is drawn by one module per family.
 import { GameSocket } from './socket.js';
 import { lower } from './svg.js';
+import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const id = location.pathname.split('/').filter(Boolean).pop();
@@ -20,7 +21,6 @@ const app = {
 };
 window.tablier = app; // for the browser tests and the curious
 
-const FAMILY_TITLES = { draughts: 'Draughts', backgammon: 'Backgammon', trictrac: 'Trictrac' };
 
 function toast(msg) {
   const t = $('toast');
@@ -68,23 +68,21 @@ app.socket = new GameSocket(id, watch ? null : token, {
   status({ connected, lag }) {
     const c = $('conn');
     c.classList.toggle('bad', !connected);
-    c.textContent = connected ? (lag == null ? 'connected' : `lag ${Math.round(lag)} ms`) : 'reconnecting…';
-    c.title = 'Network lag between you and the server';
+    c.textContent = connected ? (lag == null ? t('conn.connected') : t('conn.lag', { ms: Math.round(lag) })) : t('conn.reconnecting');
+    c.title = t('conn.title');
   },
   error(reason) { toast(reason); },
 });
 
 function seatName(side) {
   const s = app.state.seats[side === 'white' ? 0 : 1];
-  if (app.you === side) return 'You';
-  if (s.kind === 'engine') return `Engine · level ${s.level}`;
-  return app.you ? 'Your opponent' : 'Player';
+  if (app.you === side) return t('seat.you');
+  if (s.kind === 'engine') return t('seat.engine', { level: s.level });
+  return app.you ? t('seat.opponent') : t('seat.player');
 }
 
 function sideLabel(side) {
-  const fam = app.state.spec.family;
-  if (fam === 'draughts' && app.state.view?.variant === 'english') return side === 'white' ? 'White' : 'Black';
-  return side === 'white' ? 'White' : 'Black';
+  return t(side === 'white' ? 'side.white' : 'side.black');
 }
 
 function fmtClock(ms) {
@@ -131,10 +129,10 @@ function resultText(s) {
     const t = app.module.resultText(s);
     if (t) return t;
   }
-  const why = { resign: 'by resignation', time: 'on time', 'draw-agreed': 'by agreement', rules: '' }[r.reason] ?? r.reason;
-  if (!r.winner) return `Draw ${why}`.trim();
+  const why = { resign: t('why.resign'), time: t('why.time'), 'draw-agreed': t('why.agreed'), rules: '' }[r.reason] ?? r.reason;
+  if (!r.winner) return `${t('result.draw')} ${why}`.trim();
   const w = lower(r.winner);
-  const who = app.you ? (w === app.you ? 'You win' : 'You lose') : `${sideLabel(w)} wins`;
+  const who = app.you ? (w === app.you ? t('result.you-win') : t('result.you-lose')) : t('result.wins', { side: sideLabel(w) });
   return `${who} ${why}`.trim();
 }
 
@@ -155,13 +153,13 @@ function renderStatus() {
   st.classList.remove('hidden');
   let text;
   let mine = false;
-  if (s.actor === 'chance') text = 'The dice are rolling…';
-  else if (s.actor === app.you) { text = 'Your turn'; mine = true; }
+  if (s.actor === 'chance') text = t('status.rolling');
+  else if (s.actor === app.you) { text = t('status.your-turn'); mine = true; }
   else if (s.actor === 'white' || s.actor === 'black') {
     const seat = s.seats[s.actor === 'white' ? 0 : 1];
-    if (seat.kind === 'engine') text = `${sideLabel(s.actor)}: the engine is thinking…`;
-    else if (app.you) text = `Waiting for your opponent (${sideLabel(s.actor)})`;
-    else text = `${sideLabel(s.actor)} to play`;
+    if (seat.kind === 'engine') text = t('status.engine-thinking', { side: sideLabel(s.actor) });
+    else if (app.you) text = t('status.waiting', { side: sideLabel(s.actor) });
+    else text = t('status.to-play', { side: sideLabel(s.actor) });
   } else text = '';
   const hint = app.module.statusHint ? app.module.statusHint(s, app.you) : '';
   if (hint) text += ' — ' + hint;
@@ -179,12 +177,12 @@ function renderOffer() {
   resign.classList.toggle('hidden', !playing || !!app.module.ownResign);
   drawBtn.classList.toggle('hidden', !(playing && draws));
   drawBtn.disabled = s.draw_offer === app.you;
-  drawBtn.textContent = s.draw_offer === app.you ? '½ Draw offered' : '½ Offer draw';
+  drawBtn.textContent = s.draw_offer === app.you ? t('table.draw-offered') : t('table.draw');
   const tb = $('takeback');
   const myMoves = s.log.some((a) => a.side === app.you && !a.action.startsWith('!') && !(s.undone || []).includes(a.n));
   tb.classList.toggle('hidden', !(playing && draws));
   tb.disabled = !myMoves || s.takeback_offer === app.you;
-  tb.textContent = s.takeback_offer === app.you ? '↶ Takeback asked' : '↶ Takeback';
+  tb.textContent = s.takeback_offer === app.you ? t('table.takeback-asked') : t('table.takeback');
   // An offer to answer: a sentence and two buttons sending the table actions.
   const ask = (sentence, what, yes, no) => {
     box.classList.remove('hidden');
@@ -196,15 +194,15 @@ function renderOffer() {
     box.append(a, d);
   };
   if (playing && draws && s.takeback_offer && s.takeback_offer !== app.you) {
-    ask('Your opponent asks to take back a move.', 'takeback', 'Allow', 'Refuse');
+    ask(t('offer.takeback'), 'takeback', t('offer.allow'), t('offer.refuse'));
   } else if (playing && draws && s.draw_offer && s.draw_offer !== app.you) {
-    ask('Your opponent offers a draw.', 'draw', 'Accept', 'Decline');
+    ask(t('offer.draw'), 'draw', t('offer.accept'), t('offer.decline'));
   } else if (s.draw_offer && !s.result) {
     box.classList.remove('hidden');
-    box.textContent = s.draw_offer === app.you ? 'You offered a draw; waiting for the answer.' : `${sideLabel(s.draw_offer)} offers a draw.`;
+    box.textContent = s.draw_offer === app.you ? t('offer.draw-sent') : t('offer.draw-by', { side: sideLabel(s.draw_offer) });
   } else if (s.takeback_offer && !s.result) {
     box.classList.remove('hidden');
-    box.textContent = s.takeback_offer === app.you ? 'You asked to take back your move; waiting for the answer.' : `${sideLabel(s.takeback_offer)} asks to take back a move.`;
+    box.textContent = s.takeback_offer === app.you ? t('offer.takeback-sent') : t('offer.takeback-by', { side: sideLabel(s.takeback_offer) });
   } else box.classList.add('hidden');
 }
 
@@ -214,7 +212,7 @@ function renderMoves() {
   const box = $('moves');
   const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;
   const html = rows.map((r) => `<tr><td class="n">${r.n ?? ''}</td>${r.cells.map((c, i) => `<td${r.span && i === 0 ? ` colspan="${r.span}"` : ''}>${c}</td>`).join('')}</tr>`).join('');
-  box.innerHTML = rows.length ? `<table>${html}</table>` : '<div style="padding:.5rem;color:var(--muted)">No moves yet.</div>';
+  box.innerHTML = rows.length ? `<table>${html}</table>` : `<div style="padding:.5rem;color:var(--muted)">${t('moves.none')}</div>`;
   if (atBottom || !renderMoves.done) box.scrollTop = box.scrollHeight;
   renderMoves.done = true;
 }
@@ -226,18 +224,18 @@ function renderLinks() {
   let html = '';
   const friendSeat = s.seats.some((x) => x.kind === 'human') && s.seats.every((x) => x.kind === 'human');
   if (invite && app.you && friendSeat && !s.result) {
-    html += `<div><b>Invite your friend</b> — send this link (it gives the other seat):</div><div class="linkbox"><input readonly id="invite-link" value="${base}#t=${invite}"><button data-copy="invite-link">Copy</button></div>`;
+    html += `<div>${t('links.invite')}</div><div class="linkbox"><input readonly id="invite-link" value="${base}#t=${invite}"><button data-copy="invite-link">${t('links.copy')}</button></div>`;
   }
-  html += `<div>Spectators: </div><div class="linkbox"><input readonly id="watch-link" value="${base}#watch"><button data-copy="watch-link">Copy</button></div>`;
-  html += `<div><a href="/api/games/${id}/export" download>Download the game (${{ draughts: 'PDN', backgammon: '.mat', trictrac: 'trictrac record' }[s.spec.family]})</a>`;
-  if (s.result) html += ` · <a href="/api/games/${id}/record" download="${id}.json">record for tablier verify</a></div><div><a class="primary-link" id="review-link" href="/g/${id}/review">Review the game with the engine →</a>`;
+  html += `<div>${t('links.spectators')}</div><div class="linkbox"><input readonly id="watch-link" value="${base}#watch"><button data-copy="watch-link">${t('links.copy')}</button></div>`;
+  html += `<div><a href="/api/games/${id}/export" download>${t('links.download', { format: t('format.' + s.spec.family) })}</a>`;
+  if (s.result) html += ` · <a href="/api/games/${id}/record" download="${id}.json">${t('links.record')}</a></div><div><a class="primary-link" id="review-link" href="/g/${id}/review">${t('links.review')}</a>`;
   html += '</div>';
-  if (s.result && app.you) html += '<div><button id="rematch" class="primary">Rematch, colours swapped</button></div>';
+  if (s.result && app.you) html += `<div><button id="rematch" class="primary">${t('links.rematch')}</button></div>`;
   const box = $('links');
   if (box.dataset.html !== html) {
     box.innerHTML = html;
     box.dataset.html = html;
-    for (const b of box.querySelectorAll('[data-copy]')) b.onclick = () => { const i = $(b.dataset.copy); i.select(); navigator.clipboard?.writeText(i.value); b.textContent = 'Copied'; };
+    for (const b of box.querySelectorAll('[data-copy]')) b.onclick = () => { const i = $(b.dataset.copy); i.select(); navigator.clipboard?.writeText(i.value); b.textContent = t('links.copied'); };
     if ($('rematch')) $('rematch').onclick = rematch;
   }
 }
@@ -258,7 +256,7 @@ async function rematch() {
     if (seats.every((x) => x.kind === 'human')) localStorage.setItem('tablier:invite:' + j.id, j.tokens[1 - mine]);
     location.href = '/g/' + j.id + '#t=' + j.tokens[mine];
   } catch (e) {
-    toast('Could not start the rematch: ' + e.message);
+    toast(t('links.rematch-failed', { reason: e.message }));
     b.disabled = false;
   }
 }
@@ -266,9 +264,9 @@ async function rematch() {
 function renderFair() {
   const s = app.state;
   if (s.spec.family === 'draughts') { $('fair').classList.add('hidden'); return; }
-  let html = `<p>The server throws the dice from a secret seed. Its SHA-256 was published when the game started:</p><code id="commitment">${s.commitment}</code>`;
-  if (s.seed) html += `<p>The game is over, so here is the seed:</p><code id="seed">${s.seed}</code><p>Its SHA-256 must be the commitment above; <code>tablier verify</code> on the <a href="/api/games/${id}/record" download="${id}.json">game record</a> checks that and recomputes every roll.</p>`;
-  else html += '<p>The seed itself is revealed when the game ends, so that anyone can check every roll (<code>tablier verify</code>).</p>';
+  let html = `<p>${t('fair.commitment')}</p><code id="commitment">${s.commitment}</code>`;
+  if (s.seed) html += `<p>${t('fair.seed')}</p><code id="seed">${s.seed}</code><p>${t('fair.check', { record: `<a href="/api/games/${id}/record" download="${id}.json">${t('fair.record')}</a>` })}</p>`;
+  else html += `<p>${t('fair.later')}</p>`;
   $('fair-body').innerHTML = html;
   if (s.seed && !renderFair.opened) { $('fair').open = true; renderFair.opened = true; }
 }
@@ -295,7 +293,7 @@ async function browseTo(where) {
     const i = typeof where === 'function' ? where(app.browse ?? last, last) : where;
     app.browse = i === null || i >= last ? null : Math.max(0, i);
   } catch (e) {
-    toast('Could not load the earlier positions: ' + e.message);
+    toast(t('nav.failed', { reason: e.message }));
     app.browse = null;
   }
   render();
@@ -318,11 +316,11 @@ function renderBrowse() {
   $('nav-first').disabled = on && app.browse === 0;
   if (!on) return;
   const p = ps[app.browse];
-  const what = p.n === 0 ? 'the start' : `after ${p.side ? sideLabel(p.side) + ' ' : 'the dice '}${p.action}`;
+  const what = p.n === 0 ? t('nav.the-start') : p.side ? t('nav.after', { side: sideLabel(p.side), action: p.action }) : t('nav.after-dice', { action: p.action });
   const st = $('status');
   st.classList.remove('hidden');
   st.classList.add('wait');
-  st.innerHTML = `<span id="browsing">Looking back: position ${app.browse} of ${ps.length - 1}, ${what}.</span> <button id="back-live" class="primary">Back to the game »</button>`;
+  st.innerHTML = `<span id="browsing">${t('nav.looking', { k: app.browse, n: ps.length - 1, what })}</span> <button id="back-live" class="primary">${t('nav.back')}</button>`;
   $('back-live').onclick = () => browseTo(null);
 }
 
@@ -342,8 +340,8 @@ function render() {
     app.board.render(b, null, app.flipped);
     return;
   }
-  document.title = `tablier — ${FAMILY_TITLES[s.spec.family]} ${id}`;
-  $('title').textContent = app.module.title(s) + (app.you ? '' : ' · spectating');
+  document.title = `tablier — ${t('family.' + s.spec.family)} ${id}`;
+  $('title').textContent = app.module.title(s) + (app.you ? '' : ` · ${t('seat.spectating')}`);
   const bottom = app.flipped ? 'black' : 'white';
   const top = bottom === 'white' ? 'black' : 'white';
   renderPlayer($('p-top'), top);
@@ -373,7 +371,7 @@ $('moves').addEventListener('click', async (e) => {
     while (i + 1 < ps.length && ps[i + 1].n <= n) i++;
     browseTo(i);
   } catch (e2) {
-    toast('Could not load the earlier positions: ' + e2.message);
+    toast(t('nav.failed', { reason: e2.message }));
   }
 });
 $('nav-prev').onclick = () => browseTo((i) => i - 1);
@@ -392,8 +390,8 @@ $('draw').onclick = () => act('!draw-offer');
 $('takeback').onclick = () => act('!takeback-offer');
 $('resign').onclick = () => {
   const b = $('resign');
-  if (b.dataset.confirm) { delete b.dataset.confirm; b.textContent = 'Resign'; act('!resign'); return; }
+  if (b.dataset.confirm) { delete b.dataset.confirm; b.textContent = t('table.resign'); act('!resign'); return; }
   b.dataset.confirm = '1';
-  b.textContent = 'Really resign?';
-  setTimeout(() => { delete b.dataset.confirm; b.textContent = 'Resign'; }, 4000);
+  b.textContent = t('table.resign-really');
+  setTimeout(() => { delete b.dataset.confirm; b.textContent = t('table.resign'); }, 4000);
 };

@@ -1,4 +1,6 @@
 // The home page: start a game (against the engine or a friend) or open one by its link.
+import { t } from './i18n.js';
+
 const $ = (id) => document.getElementById(id);
 let family = 'draughts';
 
@@ -48,7 +50,7 @@ $('create').addEventListener('click', async () => {
     remember(j.id, spec.family);
     location.href = '/g/' + j.id + '#t=' + token;
   } catch (e) {
-    $('create-err').textContent = 'Could not create the game: ' + e.message;
+    $('create-err').textContent = t('home.create-failed', { reason: e.message });
     $('create').disabled = false;
   }
 });
@@ -65,19 +67,19 @@ $('join-go').addEventListener('click', () => {
   const m = v.match(/\/g\/([A-Za-z0-9]+)(#.*)?$/);
   if (m) location.href = '/g/' + m[1] + (m[2] || '');
   else if (/^[A-Za-z0-9]+$/.test(v)) location.href = '/g/' + v;
-  else $('join-link').setCustomValidity('not a game link');
+  else $('join-link').setCustomValidity(t('home.not-a-link'));
 });
 $('join-link').addEventListener('keydown', (e) => { if (e.key === 'Enter') $('join-go').click(); });
 
 const recent = JSON.parse(localStorage.getItem('tablier:recent') || '[]');
 if (recent.length) {
   const d = $('recent');
-  d.innerHTML = '<p style="color:var(--muted);margin:.8rem 0 .3rem">Your recent games</p>';
+  d.innerHTML = `<p style="color:var(--muted);margin:.8rem 0 .3rem">${t('home.recent')}</p>`;
   for (const g of recent) {
     const a = document.createElement('a');
     const t = localStorage.getItem('tablier:token:' + g.id);
     a.href = '/g/' + g.id + (t ? '#t=' + t : '');
-    a.textContent = `${g.family} · ${g.id} · ${new Date(g.at).toLocaleString()}`;
+    a.textContent = `${t('family.' + g.family)} · ${g.id} · ${new Date(g.at).toLocaleString(document.documentElement.lang)}`;
     a.style.display = 'block';
     d.appendChild(a);
   }

@@ -1,6 +1,7 @@
 // The review page of a finished game: every position, the engine's judgement of each as a
 // graph (click it, or a move, or use the arrow keys), and the board as it stood.
 import { el, lower, text } from './svg.js';
+import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const id = location.pathname.split('/').filter(Boolean)[1];
@@ -11,10 +12,10 @@ const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&l
 
 // How each unit is drawn: the range shown and how a value reads.
 const UNITS = {
-  men: { lo: -5, hi: 5, mid: 0, fmt: (v) => (v >= 20 ? 'White wins' : v <= -20 ? 'Black wins' : (v > 0 ? '+' : '') + v.toFixed(2)), say: 'men for White (depth 6)' },
-  '% to win': { lo: 0, hi: 100, mid: 50, fmt: (v) => v.toFixed(1) + '%', say: "White's chance to win the game (0-ply)" },
-  '% partie': { lo: 0, hi: 100, mid: 50, fmt: (v) => v.toFixed(1) + '%', say: "White's chance to win the partie in 12 holes" },
-  holes: { lo: -12, hi: 12, mid: 0, fmt: (v) => (v > 0 ? '+' : '') + v.toFixed(1), say: 'holes for White at the end (expected)' },
+  men: { lo: -5, hi: 5, mid: 0, fmt: (v) => (v >= 20 ? t('result.wins', { side: t('side.white') }) : v <= -20 ? t('result.wins', { side: t('side.black') }) : (v > 0 ? '+' : '') + v.toFixed(2)), say: t('unit.men'), loss: 'unit.men.loss' },
+  '% to win': { lo: 0, hi: 100, mid: 50, fmt: (v) => v.toFixed(1) + '%', say: t('unit.win'), loss: 'unit.percent.loss' },
+  '% partie': { lo: 0, hi: 100, mid: 50, fmt: (v) => v.toFixed(1) + '%', say: t('unit.partie'), loss: 'unit.percent.loss' },
+  holes: { lo: -12, hi: 12, mid: 0, fmt: (v) => (v > 0 ? '+' : '') + v.toFixed(1), say: t('unit.holes'), loss: 'unit.holes.loss' },
 };
 
 async function getJson(url) {
@@ -39,7 +40,7 @@ function drawGraph() {
   const W = 320; const H = 150; const pad = 4;
   const x = (i) => pad + (i * (W - 2 * pad)) / Math.max(1, pts.length - 1);
   const y = (v) => { const c = Math.max(u.lo, Math.min(u.hi, v)); return pad + ((u.hi - c) * (H - 2 * pad)) / (u.hi - u.lo); };
-  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'evalgraph', role: 'img', 'aria-label': 'evaluation graph' });
+  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'evalgraph', role: 'img', 'aria-label': t('review.graph') });
   el('rect', { x: 0, y: 0, width: W, height: H, class: 'g-bg' }, svg);
   el('rect', { x: 0, y: y(u.mid), width: W, height: H - y(u.mid), class: 'g-black' }, svg);
   const known = pts.map((p, i) => [i, p.value]).filter(([, v]) => v !== null && v !== undefined);
@@ -50,8 +51,8 @@ function drawGraph() {
     el('path', { d: line, class: 'g-line' }, svg);
   }
   el('line', { x1: 0, x2: W, y1: y(u.mid), y2: y(u.mid), class: 'g-mid' }, svg);
-  text(svg, 4, 12, `White ${u.fmt(u.hi)}`, { class: 'g-label' });
-  text(svg, 4, H - 5, `Black ${u.fmt(u.lo)}`, { class: 'g-label' });
+  text(svg, 4, 12, `${t('side.white')} ${u.fmt(u.hi)}`, { class: 'g-label' });
+  text(svg, 4, H - 5, `${t('side.black')} ${u.fmt(u.lo)}`, { class: 'g-label' });
   const cursor = el('line', { x1: x(app.at), x2: x(app.at), y1: 0, y2: H, class: 'g-cursor', id: 'g-cursor' }, svg);
   svg.addEventListener('click', (ev) => {
     const r = svg.getBoundingClientRect();
@@ -62,18 +63,23 @@ function drawGraph() {
   box.innerHTML = '';
   box.appendChild(svg);
   app.cursor = (i) => { cursor.setAttribute('x1', x(i)); cursor.setAttribute('x2', x(i)); };
-  $('unit').textContent = `(${u.say})`;
+  $('unit').textContent = u.say;
 }
 
 function drawMoves() {
   const u = UNITS[app.review.unit] || UNITS.men;
   const rows = app.review.positions.map((p, i) => {
-    const who = p.side ? p.side : p.n ? 'dice' : '';
-    const what = p.action ? esc(p.action) : 'start';
+    const who = p.side ? t('side.' + p.side) : p.n ? t('review.dice') : '';
+    const mark = p.mark ? ` <span class="mark" title="${esc(t(p.mark === '??' ? 'review.blunder.title' : 'review.mistake.title', { best: p.best }))}">${p.mark}</span>` : '';
+    const what = (p.action ? esc(p.action) : t('review.start')) + mark;
     const val = p.value === null || p.value === undefined ? '' : u.fmt(p.value);
     return `<tr data-i="${i}"><td class="n">${i || ''}</td><td class="who">${who}</td><td>${what}</td><td class="val">${val}</td></tr>`;
   });
   $('moves').innerHTML = `<table>${rows.join('')}</table>`;
+  // Each side's mistakes and blunders, as the engine judged the moves.
+  const count = (side, m) => app.review.positions.filter((p) => p.side === side && p.mark === m).length;
+  const line = (side) => t('review.marks', { side: t('side.' + side), mistakes: count(side, '?'), blunders: count(side, '??') });
+  $('marks').textContent = `${line('white')} · ${line('black')}`;
   for (const tr of $('moves').querySelectorAll('tr')) tr.onclick = () => go(Number(tr.dataset.i));
 }
 
@@ -87,24 +93,28 @@ function go(i) {
   const p = app.review.positions[app.at];
   const u = UNITS[app.review.unit] || UNITS.men;
   $('where').textContent = `${app.at} / ${n - 1}`;
-  $('now').textContent = p.value === null || p.value === undefined ? '' : `${p.action ? `After ${p.action}` : 'At the start'}: ${u.fmt(p.value)}`;
+  const said = p.value === null || p.value === undefined ? '' : `${p.action ? t('review.after', { action: p.action + (p.mark ? ' ' + p.mark : '') }) : t('review.at-start')}: ${u.fmt(p.value)}`;
+  // The judge's best move where the move played was worth less (the loss in the unit).
+  const kind = p.mark === '??' ? t('review.blunder') + ', ' : p.mark ? t('review.mistake') + ', ' : '';
+  const best = p.best ? ` — ${t('review.best', { best: p.best, kind, loss: t(u.loss, { x: p.loss.toFixed(u === UNITS.men ? 2 : 1) }) })}` : '';
+  $('now').textContent = said + best;
 }
 
 async function main() {
   $('back').href = `/g/${id}`;
   app.state = await getJson(`/api/games/${id}`);
   const fam = app.state.spec.family;
-  $('title').textContent = `Review · ${fam[0].toUpperCase() + fam.slice(1)} ${id}`;
+  $('title').textContent = `${t('review.title')} · ${t('family.' + fam)} ${id}`;
   app.module = await import(`./${fam}.js`);
   app.board = app.module.create($('board'), $('controls'), { act: async () => false, toast: () => {} });
   if (app.state.result) {
     const r = app.state.result;
     $('result').classList.remove('hidden');
-    const why = { resign: ' by resignation', time: ' on time', 'draw-agreed': ' by agreement', rules: '' }[r.reason] ?? ` (${r.reason})`;
+    const why = { resign: ' ' + t('why.resign'), time: ' ' + t('why.time'), 'draw-agreed': ' ' + t('why.agreed'), rules: '' }[r.reason] ?? ` (${r.reason})`;
     // The family's own words where it has them (backgammon: single, gammon or backgammon,
     // the points with the cube, a dropped double, the match score), as on the game page.
     const own = app.module.resultText ? app.module.resultText(app.state) : '';
-    $('result').textContent = own || (r.winner ? `${lower(r.winner) === 'white' ? 'White' : 'Black'} wins${why}` : `Draw${why}`);
+    $('result').textContent = own || (r.winner ? t('result.wins', { side: t('side.' + lower(r.winner)) }) + why : t('result.draw') + why);
   }
   try {
     app.review = await getJson(`/api/games/${id}/review`);

@@ -8,6 +8,7 @@
 import { el, text, lower, button, esc } from './svg.js';
 import { die, stack } from './dice.js';
 import { candidates, complete, nextHops } from './builder.js';
+import { t } from './i18n.js';
 
 const FW = 50; const L0 = 64; const LB = L0 + 6 * FW; const BW = 40; const R0 = LB + BW; const RE = R0 + 6 * FW; const W = RE + 34;
 const H = 644; const RIM = 30; const STRIP = 40; const PH = 200;
@@ -16,7 +17,7 @@ const TOPF = RIM + STRIP; const BOTF = H - RIM - STRIP; const MID = H / 2; const
 export function title(s) {
   const o = s.view?.options;
   const ecoles = o && lower(String(o.marking)) === 'ecoles';
-  return `Trictrac · partie in 12 holes · ${ecoles ? 'écoles' : 'automatic marking'}`;
+  return `${t('family.trictrac')} · ${t('tt.partie')} · ${ecoles ? t('tt.ecoles') : t('tt.automatic')}`;
 }
 
 const phaseName = (p) => (typeof p === 'string' ? p : Object.keys(p || {})[0]);
@@ -25,9 +26,9 @@ export function playerExtra(s, side) {
   const m = s.view?.marker;
   if (!m) return '';
   const i = side === 'white' ? 0 : 1;
-  const br = m.bredouille[i] && m.points[i] > 0 ? ' <span title="in bredouille: two jetons">(bredouille)</span>' : '';
+  const br = m.bredouille[i] && m.points[i] > 0 ? ` <span title="${t('tt.bredouille.title')}">(bredouille)</span>` : '';
   const pav = m.pavillon?.holder && lower(m.pavillon.holder) === side ? ' · ⚑' : '';
-  return `holes <b data-holes="${side}">${m.holes[i]}</b>${pav}<br>points <b data-points="${side}">${m.points[i]}</b>${br}`;
+  return `${t('tt.holes')} <b data-holes="${side}">${m.holes[i]}</b>${pav}<br>${t('tt.points')} <b data-points="${side}">${m.points[i]}</b>${br}`;
 }
 
 export function statusHint(s, you) {
@@ -37,16 +38,9 @@ export function statusHint(s, you) {
   // Écoles: a claim against you is announced, with the book's word.
   const theirs = s.log.filter((a) => a.side && a.side !== you);
   const claim = theirs.length && theirs[theirs.length - 1].action.match(/^ecole (\d+)$/);
-  const pre = claim ? `école! your opponent claims ${claim[1]} point${claim[1] > 1 ? 's' : ''} you did not mark right; ` : '';
-  return pre + ({
-    Decide: 'you won a hole: go (s\'en aller) or stay (tenir)?',
-    Play: s.legal.length === 1 && s.legal[0] === 'pass' ? 'no play possible' : 'click a dame, then where it goes',
-    MarkGains: 'mark your points',
-    MarkGiven: 'mark the points the roll gave you',
-    ClaimWindow: 'claim the écoles, or let them go',
-    ContestGo: 'let your opponent go, or oblige him to stay',
-    AfterGiven: 'answer the claims, or continue',
-  }[ph] || '');
+  const pre = claim ? t(claim[1] > 1 ? 'tt.claimed-you.many' : 'tt.claimed-you', { n: claim[1] }) + '; ' : '';
+  const key = ph === 'Play' ? (s.legal.length === 1 && s.legal[0] === 'pass' ? 'tt.hint.pass' : 'tt.hint.Play') : `tt.hint.${ph}`;
+  return pre + (['Decide', 'Play', 'MarkGains', 'MarkGiven', 'ClaimWindow', 'ContestGo', 'AfterGiven'].includes(ph) ? t(key) : '');
 }
 
 export function resultText(s) {
@@ -54,7 +48,7 @@ export function resultText(s) {
   if (!r || r.reason !== 'rules' || !v) return '';
   const w = lower(r.winner);
   const i = w === 'white' ? 0 : 1;
-  return `${w === 'white' ? 'White' : 'Black'} wins the partie, ${v.marker.holes[i]} holes to ${v.marker.holes[1 - i]}${r.points > 1 ? ` (stake ${r.points})` : ''}`;
+  return t('tt.wins', { side: t('side.' + w), won: v.marker.holes[i], lost: v.marker.holes[1 - i] }) + (r.points > 1 ? ` (${t('tt.stake', { n: r.points })})` : '');
 }
 
 // In écoles a player finds his points himself: while a roll's points are being marked or
@@ -70,8 +64,34 @@ function janText(jans) {
   return jans.map((j) => `+${j.points} ${lower(j.to)} ${esc(j.jan)}`).join(' · ');
 }
 
+// Écoles, once a throw's marking and claims are over: what it gave each player, what each
+// marked, and what was claimed (école) or warned of.
+function ecoleSummary(s, prev) {
+  const log = s.log || [];
+  const rolls = [];
+  log.forEach((a, i) => { if (!a.side && /^\d-\d$/.test(a.action)) rolls.push(i); });
+  const k = rolls.length - (s.view?.roll ? 2 : 1);
+  if (k < 0 || log[rolls[k]].action !== prev.roll) return '';
+  const acts = log.slice(rolls[k] + 1, k + 1 < rolls.length ? rolls[k + 1] : log.length).filter((a) => a.side && !a.action.startsWith('!'));
+  const who = (side) => t('side.' + side);
+  const due = (side) => prev.jans.filter((j) => lower(j.to) === side).reduce((t, j) => t + j.points, 0);
+  const said = (side, word) => acts.filter((a) => lower(a.side) === side).map((a) => a.action.match(new RegExp(`^${word} (\\d+)$`))).filter(Boolean).map((m) => Number(m[1]));
+  const parts = ['white', 'black'].map((side) => {
+    const marked = said(side, 'mark');
+    const got = marked.length ? t('tt.sum.marked', { n: marked.reduce((a, x) => a + x, 0) }) : t('tt.sum.marked-nothing');
+    return `${who(side)}: ${t('tt.sum.due', { n: due(side) })}, ${got}`;
+  });
+  const claims = [];
+  for (const side of ['white', 'black']) {
+    for (const n of said(side, 'ecole')) claims.push(t('tt.sum.ecole', { side: who(side), n }));
+    if (acts.some((a) => lower(a.side) === side && a.action === 'claim')) claims.push(t('tt.sum.claim', { side: who(side) }));
+    for (const n of said(side, 'warn')) claims.push(t('tt.sum.warn', { side: who(side), n }));
+  }
+  return `<div data-ecole-summary>${esc(parts.join('; '))} — ${esc(claims.length ? claims.join('; ') : t('tt.sum.nothing'))}</div>`;
+}
+
 export function events(s) {
-  if (hidesPoints(s, window.tablier?.you)) return '<div style="color:var(--muted)" data-hidden-points>Écoles: the points of this roll are shown once they are marked and the claims are over.</div>';
+  if (hidesPoints(s, window.tablier?.you)) return `<div style="color:var(--muted)" data-hidden-points>${t('tt.hidden')}</div>`;
   const ev = s.view?.events || [];
   const ecoles = s.view?.ecoles || [];
   let html = '';
@@ -79,22 +99,23 @@ export function events(s) {
   const throws = s.view?.throws || [];
   const prev = throws[throws.length - (s.view?.roll ? 2 : 1)];
   if (prev && !/^W\d B\d$/.test(prev.roll)) {
-    html += `<div style="color:var(--muted)" data-previous-throw>Previous throw (${esc(prev.roll)}): ${prev.jans.length ? janText(prev.jans) : 'no points'}</div>`;
+    html += `<div style="color:var(--muted)" data-previous-throw>${t('tt.previous', { roll: esc(prev.roll) })}: ${prev.jans.length ? janText(prev.jans) : t('tt.no-points')}</div>`;
+    if (s.spec?.ecoles) html += ecoleSummary(s, prev);
   }
-  if (ev.length) html += `<div style="color:var(--muted)">This roll${s.view.roll ? ` (${esc(s.view.roll)})` : ''}:</div>` + ev.map((e) => `<div data-event>${esc(e)}</div>`).join('');
+  if (ev.length) html += `<div style="color:var(--muted)">${t('tt.this-roll')}${s.view.roll ? ` (${esc(s.view.roll)})` : ''}:</div>` + ev.map((e) => `<div data-event>${esc(e)}</div>`).join('');
   if (ecoles.length) {
-    html += '<div style="color:var(--muted);margin-top:.3rem">Écoles:</div>';
+    html += `<div style="color:var(--muted);margin-top:.3rem">${t('tt.ecoles.head')}</div>`;
     const counts = new Map();
     for (const e of ecoles) {
-      const t = `${lower(e.by)} marked ${e.points} point${e.points > 1 ? 's' : ''} ${e.trop ? 'too many' : 'too few'}${e.open ? ' — can be claimed' : ''}`;
-      counts.set(t, (counts.get(t) || 0) + 1);
+      const said = t(e.trop ? 'tt.ecole.trop' : 'tt.ecole.few', { side: t('side.' + lower(e.by)), n: e.points }) + (e.open ? ` — ${t('tt.ecole.open')}` : '');
+      counts.set(said, (counts.get(said) || 0) + 1);
     }
-    for (const [t, n] of counts) html += `<div data-ecole>${esc(t)}${n > 1 ? ` (×${n})` : ''}</div>`;
+    for (const [said, n] of counts) html += `<div data-ecole>${esc(said)}${n > 1 ? ` (×${n})` : ''}</div>`;
   }
   return html;
 }
 
-const LABELS = { go: "S'en aller (go)", stay: 'Tenir (stay)', claim: 'Claim the écoles', decline: 'Let them go', erase: 'Erase', oblige: 'Oblige to stay', pass: 'Pass (no play)' };
+const LABELS = ['go', 'stay', 'claim', 'decline', 'erase', 'oblige', 'pass'];
 
 export function moveRows(s) {
   const rows = [];
@@ -117,10 +138,10 @@ export function moveRows(s) {
     // The server's own entry after a restart (its clocks went on again): no move, no dice.
     if (a.action === '!resume') continue;
     if (!a.side) {
-      const t = throws[k++];
-      jans = t && t.jans.length && !(hideLast && k === throws.length) ? ` <span class="meta" data-jans>${janText(t.jans)}</span>` : '';
+      const th = throws[k++];
+      jans = th && th.jans.length && !(hideLast && k === throws.length) ? ` <span class="meta" data-jans>${janText(th.jans)}</span>` : '';
       const m = a.action.match(/^W(\d) B(\d)$/);
-      if (m) { rows.push({ cells: [`<span class="meta">primauté: white ${m[1]}, black ${m[2]}</span>`], span: 2 }); dice = `${Math.max(m[1], m[2])}${Math.min(m[1], m[2])}`; }
+      if (m) { rows.push({ cells: [`<span class="meta">${t('tt.primaute', { w: m[1], b: m[2] })}</span>`], span: 2 }); dice = `${Math.max(m[1], m[2])}${Math.min(m[1], m[2])}`; }
       else dice = a.action.replace(/\D/g, '');
       turn = null;
       continue;
@@ -135,14 +156,14 @@ export function moveRows(s) {
         dice = '';
         withJans(turn);
       }
-      const text = { mark: `marks ${num}`, ecole: `école! claims ${num}`, warn: `warns of ${num}`, claim: 'claims the écoles', decline: 'lets them go', erase: 'erases' }[word];
-      turn.cells[1] += ` <span class="meta" data-said="${word}">· ${a.side} ${text}</span>`;
+      const text = t('tt.said.' + word, { n: num });
+      turn.cells[1] += ` <span class="meta" data-said="${word}">· ${t('side.' + a.side).toLowerCase()} ${text}</span>`;
       continue;
     }
     const isPlay = /\d-|pass/.test(a.action) && !a.action.startsWith('!');
     let act = esc(a.action);
-    if (a.action === 'go') act = "s'en va"; else if (a.action === 'stay') act = 'tient';
-    else if (a.action.startsWith('!')) act = `<span class="meta">${{ '!resign': 'resigns', '!flag': 'loses on time' }[a.action] || a.action}</span>`;
+    if (a.action === 'go') act = t('tt.goes'); else if (a.action === 'stay') act = t('tt.stays');
+    else if (a.action.startsWith('!')) act = `<span class="meta">${{ '!resign': t('meta.resign'), '!flag': t('meta.flag') }[a.action] || a.action}</span>`;
     // A click on it looks back at the position after it (game.js).
     act = `<span data-n="${a.n}">${act}</span>`;
     if (isPlay && turn && !turn.played) {
@@ -225,7 +246,7 @@ export function create(container, controls, ctx) {
     tname(L0 + 3 * FW, MID + 14, 'petit jan');
     tname(R0 + 3 * FW, MID + 14, 'grand jan');
     tname(L0 + 3 * FW, MID - 6, 'jan de retour');
-    tname(R0 + 3 * FW, MID - 6, 'grand jan (opponent)');
+    tname(R0 + 3 * FW, MID - 6, t('tt.grand-jan-opponent'));
     // Roller's moves: sources and destinations.
     const has = (a) => f[a] && f[a].side === roller() && f[a].n > 0;
     const next = moving ? nextHops(actions(), chosen, has) : [];
@@ -374,10 +395,10 @@ export function create(container, controls, ctx) {
     const ph = phaseName(st.view.phase);
     if (ph === 'Play' && actions().length) {
       const done = complete(actions(), chosen);
-      button(controls, 'Undo', () => { chosen.pop(); sel = null; render(st, you, flipped); }, '', { id: 'tt-undo' }).disabled = !chosen.length;
-      const end = button(controls, done ? `End turn: ${done.text}` : 'End turn', () => done && ctx.act(done.text), 'primary', { id: 'tt-end' });
+      button(controls, t('bg.undo'), () => { chosen.pop(); sel = null; render(st, you, flipped); }, '', { id: 'tt-undo' }).disabled = !chosen.length;
+      const end = button(controls, done ? t('bg.end-turn.play', { play: done.text }) : t('bg.end-turn'), () => done && ctx.act(done.text), 'primary', { id: 'tt-end' });
       end.disabled = !done;
-      if (!done && chosen.length && !candidates(actions(), chosen).length) { const h = document.createElement('span'); h.className = 'hint'; h.textContent = 'not a legal play: undo'; controls.appendChild(h); }
+      if (!done && chosen.length && !candidates(actions(), chosen).length) { const h = document.createElement('span'); h.className = 'hint'; h.textContent = t('bg.not-legal'); controls.appendChild(h); }
     }
     if (legal.length === 1 && legal[0] === 'pass' && autoPass !== st.v) {
       // Nothing can be played: pass by itself after a moment.
@@ -385,35 +406,35 @@ export function create(container, controls, ctx) {
       const v = st.v;
       setTimeout(() => { if (st.v === v && st.actor === you) ctx.act('pass'); }, 1500);
     }
-    const words = legal.filter((t) => !/^\d/.test(t));
+    const words = legal.filter((w) => !/^\d/.test(w));
     const groups = {};
-    for (const t of words) {
-      const m = t.match(/^(mark|ecole|warn) (\d+)$/);
+    for (const w of words) {
+      const m = w.match(/^(mark|ecole|warn) (\d+)$/);
       if (m) (groups[m[1]] ||= []).push(Number(m[2]));
-      else button(controls, LABELS[t] || t, () => ctx.act(t), t === 'go' || t === 'pass' ? 'primary' : '', { 'data-act': t });
+      else button(controls, LABELS.includes(w) ? t('tt.act.' + w) : w, () => ctx.act(w), w === 'go' || w === 'pass' ? 'primary' : '', { 'data-act': w });
     }
-    const gl = { mark: 'Mark', ecole: 'Claim an école of', warn: 'Warn of' };
+    const gl = { mark: t('tt.mark'), ecole: t('tt.ecole.of'), warn: t('tt.warn.of') };
     // Marking, warning and claiming an école take a number of points: one list of numbers for
     // all, with a button for each (enabled for the numbers the rules allow it).
     const pickers = ['mark', 'warn', 'ecole'].filter((k) => groups[k]);
     if (pickers.some((k) => groups[k].length > 6)) {
       const nums = [...new Set(pickers.flatMap((k) => groups[k]))].sort((a, b) => a - b);
       const pick = document.createElement('select');
-      pick.setAttribute('aria-label', 'points');
-      for (const n of nums) { const o = document.createElement('option'); o.value = n; o.textContent = `${n} point${n === 1 ? '' : 's'}`; pick.appendChild(o); }
+      pick.setAttribute('aria-label', t('tt.points'));
+      for (const n of nums) { const o = document.createElement('option'); o.value = n; o.textContent = t(n === 1 ? 'bg.point' : 'bg.points', { n }); pick.appendChild(o); }
       controls.append(pick);
-      const bs = pickers.map((k) => [k, button(controls, { mark: 'Mark', warn: 'Warn', ecole: 'Claim an école' }[k], () => ctx.act(`${k} ${pick.value}`), k === 'mark' ? 'primary' : '', { 'data-act-group': k })]);
+      const bs = pickers.map((k) => [k, button(controls, { mark: t('tt.mark'), warn: t('tt.warn'), ecole: t('tt.ecole.claim') }[k], () => ctx.act(`${k} ${pick.value}`), k === 'mark' ? 'primary' : '', { 'data-act-group': k })]);
       const update = () => { for (const [k, b] of bs) b.disabled = !groups[k].includes(Number(pick.value)); };
       pick.addEventListener('change', update);
       update();
       for (const k of pickers) delete groups[k];
     }
-    if (legal.some((t) => t.startsWith('warn '))) {
+    if (legal.some((w) => w.startsWith('warn '))) {
       // The book's "je ne marque pas" (n°176), which a new player cannot guess.
       const h = document.createElement('div');
       h.className = 'hint';
       h.setAttribute('data-warn-help', '');
-      h.textContent = "Warn (« je ne marque pas », n°176): when this throw gives your opponent his hole, you may announce that you do not mark your points; his hole is then simple (your warning breaks his bredouille), and if no hole comes your points are lost.";
+      h.textContent = t('tt.warn.help');
       controls.appendChild(h);
     }
     for (const [k, nums] of Object.entries(groups)) {

@@ -35,6 +35,19 @@ impl Family {
             Family::Trictrac => "% partie",
         }
     }
+
+    /// From how much a move loses against the judge's best, in the review's unit and for the
+    /// mover, it is marked a mistake (`?`) and a blunder (`??`): draughts 0.5 and 1.5 men (as
+    /// `tablier analyse`), backgammon 4 and 8 points of the chance to win (about gnubg's
+    /// 0.08 and 0.16 of cubeless equity), trictrac 4 and 8 points of the chance of the
+    /// partie.
+    #[must_use]
+    pub fn review_marks(self) -> [f64; 2] {
+        match self {
+            Family::Draughts => [0.5, 1.5],
+            Family::Backgammon | Family::Trictrac => [4.0, 8.0],
+        }
+    }
 }
 
 /// What a new game is: its family, variant and options, as a client asks for it. Options

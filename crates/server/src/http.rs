@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
@@ -225,20 +225,33 @@ async fn export(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Respon
 }
 
 /// `GET /g/{id}`: the game page, or a "game not found" page (404) for an unknown id.
-async fn game_page(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    page_of_game(&hub, &id, "game.html").await
+async fn game_page(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    page_of_game(&hub, &id, "game.html", &headers).await
 }
 
 /// `GET /g/{id}/review`: the review page, or the "game not found" page (404).
-async fn review_page(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    page_of_game(&hub, &id, "review.html").await
+async fn review_page(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    page_of_game(&hub, &id, "review.html", &headers).await
 }
 
-async fn page_of_game(hub: &Hub, id: &str, page: &str) -> Result<Response, ApiError> {
+async fn page_of_game(
+    hub: &Hub,
+    id: &str,
+    page: &str,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
     if hub.exists(id).await? {
-        Ok(serve_asset(page))
+        Ok(serve_page(page, headers))
     } else {
-        let mut response = serve_asset("notfound.html");
+        let mut response = serve_page("notfound.html", headers);
         *response.status_mut() = StatusCode::NOT_FOUND;
         Ok(response)
     }
@@ -288,29 +301,79 @@ fn content_type(path: &str) -> &'static str {
         Some("js") => "text/javascript; charset=utf-8",
         Some("css") => "text/css; charset=utf-8",
         Some("svg") => "image/svg+xml",
+        Some("json") => "application/json",
         _ => "application/octet-stream",
     }
 }
 
-/// A page (the pages are not cached: they name the current scripts).
-fn serve_asset(path: &str) -> Response {
-    match Assets::get(path) {
-        Some(file) => (
-            [
-                (header::CONTENT_TYPE, content_type(path)),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            file.data.into_owned(),
-        )
-            .into_response(),
-        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+/// The languages of the pages' catalogs (`web/i18n/`), the first the default.
+pub const LANGUAGES: [&str; 2] = ["en", "fr"];
+
+/// The language of the pages for a browser's `Accept-Language` header: the catalog's
+/// language it prefers most (by its quality values), English when it names none of them.
+///
+/// ```
+/// use tablier_server::http::page_language;
+///
+/// assert_eq!(page_language("fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7"), "fr");
+/// assert_eq!(page_language("en-GB,fr;q=0.5"), "en");
+/// assert_eq!(page_language("de-DE, fr;q=0.3"), "fr");
+/// assert_eq!(page_language("nl"), "en");
+/// ```
+#[must_use]
+pub fn page_language(accept: &str) -> &'static str {
+    let mut best: Option<(&'static str, f32)> = None;
+    for item in accept.split(',') {
+        let mut parts = item.split(';');
+        let tag = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let q = parts
+            .find_map(|p| p.trim().strip_prefix("q=").map(str::to_owned))
+            .and_then(|q| q.parse::<f32>().ok())
+            .unwrap_or(1.0);
+        let primary = tag.split('-').next().unwrap_or("");
+        if let Some(l) = LANGUAGES.iter().find(|l| **l == primary) {
+            if q > 0.0 && best.is_none_or(|(_, b)| q > b) {
+                best = Some((l, q));
+            }
+        }
     }
+    best.map_or(LANGUAGES[0], |(l, _)| l)
+}
+
+/// An HTML page in the language of the browser's `Accept-Language` (its `<html lang>`, which
+/// the page's script reads unless the visitor chose another). Pages are not cached: they
+/// name the current scripts.
+fn serve_page(path: &str, headers: &HeaderMap) -> Response {
+    let lang = headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .map_or(LANGUAGES[0], page_language);
+    let Some(file) = Assets::get(path) else {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    };
+    let html = String::from_utf8_lossy(&file.data).replacen(
+        "<html lang=\"en\">",
+        &format!("<html lang=\"{lang}\">"),
+        1,
+    );
+    (
+        [
+            (header::CONTENT_TYPE, content_type(path)),
+            (header::CACHE_CONTROL, "no-cache"),
+            (header::VARY, "Accept-Language"),
+        ],
+        html,
+    )
+        .into_response()
 }
 
 /// The application's routes on a hub.
 pub fn router(hub: Hub) -> Router {
     Router::new()
-        .route("/", get(|| async { serve_asset("index.html") }))
+        .route(
+            "/",
+            get(|headers: HeaderMap| async move { serve_page("index.html", &headers) }),
+        )
         .route("/g/{id}", get(game_page))
         .route("/g/{id}/review", get(review_page))
         .route("/static/{*path}", get(asset))

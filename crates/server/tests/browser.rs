@@ -522,6 +522,30 @@ async fn review(c: &Client, name: &str) {
         positions.as_u64().unwrap() > 2,
         "{name}: {positions} positions"
     );
+    // The moves the engine judged worse than its best carry ? or ??, each side's count is
+    // shown, and a marked move names the best one.
+    let marks = js(c, "return document.getElementById('marks').textContent").await;
+    assert!(
+        marks.as_str().unwrap().contains("White:") && marks.as_str().unwrap().contains("blunder"),
+        "{name}: {marks}"
+    );
+    let judged = js(
+        c,
+        "return window.tablier.review.positions.filter(p => p.loss !== undefined).length",
+    )
+    .await;
+    assert!(judged.as_u64().unwrap() > 0, "{name}: no move judged");
+    let worse = js(
+        c,
+        "return window.tablier.review.positions.findIndex(p => p.best !== undefined)",
+    )
+    .await;
+    if let Some(i) = worse.as_i64().filter(|&i| i > 0) {
+        click(c, &format!("#moves tr[data-i='{i}']")).await;
+        let now = js(c, "return document.getElementById('now').textContent").await;
+        assert!(now.as_str().unwrap().contains("best was"), "{name}: {now}");
+    }
+    println!("{name}: {marks} ({judged} moves judged)");
     click(c, "#moves tr[data-i='1']").await;
     assert_eq!(js(c, "return window.tablier.at").await, json!(1));
     click(c, "#last").await;
@@ -975,10 +999,26 @@ async fn trictrac_ecoles(c: &Client, base: &str) -> usize {
     assert_eq!(s["spec"]["ecoles"], json!(true));
     let mut acts = 0;
     let mut marked = false;
-    while acts < 5 {
+    let mut summaries = 0;
+    while acts < 5 || (summaries == 0 && acts < 16) {
         let (s, _) = my_turn(c).await;
         if !s["result"].is_null() {
             break;
+        }
+        // Once a throw's marking and claims are over (its points no longer hidden), what it
+        // gave each player, what each marked and what was claimed are shown.
+        if exists(c, "[data-previous-throw]").await && !exists(c, "[data-hidden-points]").await {
+            let summary = js(
+                c,
+                "const e = document.querySelector('[data-ecole-summary]'); return e ? e.textContent : ''",
+            )
+            .await;
+            let summary = summary.as_str().unwrap();
+            assert!(
+                summary.contains("due") && summary.contains("White:"),
+                "no écoles summary: {summary:?}"
+            );
+            summaries += 1;
         }
         let v = &s["v"];
         let plays: Vec<&Value> = s["view"]["legal"]
@@ -1040,6 +1080,8 @@ async fn trictrac_ecoles(c: &Client, base: &str) -> usize {
         acts += 1;
     }
     assert!(marked, "the person was never asked to mark points");
+    println!("trictrac (écoles): {summaries} summaries of a previous throw checked");
+    assert!(summaries > 0, "no throw's marking was seen over");
     // Marks are folded into their turn's row: no cell of the move list is a mark alone.
     let alone = js(
         c,
@@ -1347,6 +1389,120 @@ async fn unknown_game(c: &Client, base: &str) {
     shot(c, "game-not-found").await;
 }
 
+/// No text of the page is a catalog's key (a key shown instead of its text).
+async fn no_raw_keys(c: &Client, what: &str) {
+    let catalog: serde_json::Map<String, Value> = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../web/i18n/en.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let text = js(
+        c,
+        "return document.body.innerText + ' ' + [...document.querySelectorAll('[title],[placeholder]')]            .map(e => e.title + ' ' + (e.placeholder || '')).join(' ')",
+    )
+    .await;
+    let words: std::collections::BTreeSet<&str> = text
+        .as_str()
+        .unwrap()
+        .split(|ch: char| ch.is_whitespace() || "()«»,:;".contains(ch))
+        .collect();
+    let shown: Vec<&String> = catalog
+        .keys()
+        .filter(|k| words.contains(k.as_str()))
+        .collect();
+    assert!(
+        shown.is_empty(),
+        "{what}: keys shown instead of texts: {shown:?}"
+    );
+}
+
+/// The pages in French and back in English: the browser's choice (the switch, kept in the
+/// browser) over the server's reading of Accept-Language; no key shown instead of a text.
+async fn languages(c: &Client, base: &str) {
+    c.goto(&format!("{base}/")).await.unwrap();
+    js(c, "localStorage.setItem('tablier:lang', 'fr')").await;
+    c.goto(&format!("{base}/")).await.unwrap();
+    let h2 = js(c, "return document.querySelector('#new h2').textContent").await;
+    assert_eq!(h2, json!("Nouvelle partie"));
+    assert_eq!(
+        js(c, "return document.documentElement.lang").await,
+        json!("fr")
+    );
+    assert_eq!(
+        js(c, "return document.getElementById('lang').value").await,
+        json!("fr")
+    );
+    no_raw_keys(c, "home (fr)").await;
+    shot(c, "home-fr").await;
+    start_game(c, base, "draughts", "0", 1).await;
+    let status = js(c, "return document.getElementById('status').textContent").await;
+    assert!(
+        ["À vous de jouer", "le moteur réfléchit"]
+            .iter()
+            .any(|w| status.as_str().unwrap().contains(w)),
+        "{status}"
+    );
+    let resign = js(c, "return document.getElementById('resign').textContent").await;
+    assert_eq!(resign, json!("Abandonner"));
+    no_raw_keys(c, "draughts (fr)").await;
+    shot(c, "draughts-fr").await;
+    // Every family in French, on a desktop and on a phone.
+    for family in ["backgammon", "trictrac"] {
+        start_game(c, base, family, "0", 1).await;
+        let title = js(c, "return document.getElementById('title').textContent").await;
+        assert!(
+            !title.as_str().unwrap().contains("holes")
+                && !title.as_str().unwrap().contains("money"),
+            "{family}: {title}"
+        );
+        no_raw_keys(c, &format!("{family} (fr)")).await;
+        shot(c, &format!("{family}-fr")).await;
+    }
+    c.set_window_size(390, 844).await.unwrap();
+    for family in ["draughts", "backgammon", "trictrac"] {
+        start_game(c, base, family, "0", 1).await;
+        no_raw_keys(c, &format!("{family} (fr, phone)")).await;
+        let wide = js(
+            c,
+            "return [document.documentElement.scrollWidth, window.innerWidth]",
+        )
+        .await;
+        assert!(
+            wide[0].as_f64().unwrap() <= wide[1].as_f64().unwrap() + 1.0,
+            "{family} (fr, phone): the page is wider than the phone {wide}"
+        );
+        shot(c, &format!("{family}-fr-phone")).await;
+    }
+    c.set_window_size(1360, 900).await.unwrap();
+    c.goto(&format!("{base}/g/doesnotexist")).await.unwrap();
+    let text = js(c, "return document.body.innerText").await;
+    assert!(
+        text.as_str().unwrap().contains("Partie introuvable"),
+        "{text}"
+    );
+    // Back to English with the switch.
+    c.goto(&format!("{base}/")).await.unwrap();
+    js(
+        c,
+        "const s = document.getElementById('lang'); s.value = 'en'; s.dispatchEvent(new Event('change'))",
+    )
+    .await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while js(c, "return document.querySelector('#new h2')?.textContent").await != json!("New game")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the switch did not bring English back"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    no_raw_keys(c, "home (en)").await;
+    shot(c, "home-en").await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_plays_every_family_in_chromium() {
     let (_driver, port) = start_driver().await;
@@ -1395,5 +1551,6 @@ async fn a_person_plays_every_family_in_chromium() {
         t.elapsed()
     );
     phone_layout(&c, &base).await;
+    languages(&c, &base).await;
     c.close().await.unwrap();
 }

@@ -205,7 +205,8 @@ pub struct DuelArgs {
     /// Player A: `greedy`, `untrained` (the search with the untrained evaluation), `margin`
     /// (the shipped weights, maximising the hole margin, 1 ply; also `trained`), `margin2`
     /// (2 plies; also `trained2`), `partie` (maximising the chance of winning the partie,
-    /// 1 ply), `partie2`, `level:N` (the levels people meet: partie objective), or
+    /// 1 ply), `partie2`, `closing` (the margin until a player has 9 holes, the chance of
+    /// the partie from there, 1 ply), `closing2`, `level:N` (the levels people meet), or
     /// `file:PATH` (weights file, margin, 1 ply).
     #[arg(long, default_value = "trained")]
     a: String,
@@ -413,6 +414,7 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
     let margin = |plies| SearchPlayer::new(Search::new(Weights::shipped(), plies), 0.0, seed);
     let partie =
         |plies| SearchPlayer::new(Search::for_partie(Weights::shipped(), plies), 0.0, seed);
+    let closing = |plies| SearchPlayer::new(Search::closing(Weights::shipped(), plies), 0.0, seed);
     Ok(match spec {
         "greedy" => Box::new(Greedy::new(seed)),
         "untrained" => Box::new(SearchPlayer::new(
@@ -424,6 +426,8 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
         "trained2" | "margin2" => Box::new(margin(2)),
         "partie" => Box::new(partie(1)),
         "partie2" => Box::new(partie(2)),
+        "closing" => Box::new(closing(1)),
+        "closing2" => Box::new(closing(2)),
         _ => {
             if let Some(l) = spec.strip_prefix("level:") {
                 let level: u8 = l
@@ -437,7 +441,7 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
                     seed,
                 ))
             } else {
-                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, level:N, file:PATH)")
+                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, closing, closing2, level:N, file:PATH)")
             }
         }
     })

@@ -101,13 +101,27 @@ function renderPlayer(el, side) {
   const extra = app.module.playerExtra ? app.module.playerExtra(s, side) : '';
   let clock = '';
   if (s.clock) {
-    let ms = s.clock[side + '_ms'];
     const running = s.clock.running === side && !s.result;
-    if (running) ms -= performance.now() - app.receivedAt;
-    clock = `<span class="clock ${running ? 'running' : ''} ${ms < 20000 ? 'low' : ''}" data-clock="${side}">${fmtClock(ms)}</span>`;
+    const [ms, delay] = clockNow(s, side, running);
+    const spec = s.spec.clock || {};
+    const tip = spec.delay_s ? ` title="${t('clock.delay.title', { s: spec.delay_s })}"` : '';
+    clock = `<span class="clock ${running ? 'running' : ''} ${ms < 20000 ? 'low' : ''}" data-clock="${side}"${tip}>${fmtClock(ms)}<small class="delay" data-delay="${side}">${delay > 0 ? '+' + Math.ceil(delay / 1000) : ''}</small></span>`;
   }
   el.dataset.side = side;
   el.innerHTML = `<span class="dot ${side}"></span><span class="name">${seatName(side)}<small>${sideLabel(side)}</small></span><span class="extra">${extra}</span>${clock}`;
+}
+
+// A side's reserve and what is left of its delay now: the running side spends its delay for
+// this move first (`delay_ms` when the state came), then its reserve.
+function clockNow(s, side, running) {
+  let ms = s.clock[side + '_ms'];
+  let delay = 0;
+  if (running) {
+    const spent = performance.now() - app.receivedAt;
+    delay = Math.max(0, (s.clock.delay_ms || 0) - spent);
+    ms -= Math.max(0, spent - (s.clock.delay_ms || 0));
+  }
+  return [ms, delay];
 }
 
 function tickClocks() {
@@ -116,8 +130,10 @@ function tickClocks() {
   const side = s.clock.running;
   const el = document.querySelector(`[data-clock="${side}"]`);
   if (!el) return;
-  const ms = s.clock[side + '_ms'] - (performance.now() - app.receivedAt);
-  el.textContent = fmtClock(ms);
+  const [ms, delay] = clockNow(s, side, true);
+  el.firstChild.textContent = fmtClock(ms);
+  const d = el.querySelector('[data-delay]');
+  if (d) d.textContent = delay > 0 ? '+' + Math.ceil(delay / 1000) : '';
   el.classList.toggle('low', ms < 20000);
 }
 setInterval(tickClocks, 100);

@@ -29,7 +29,11 @@ function body() {
   if (colour === 'random') colour = Math.random() < 0.5 ? 'white' : 'black';
   const other = engine ? { kind: 'engine', level: Number($('level').value) } : { kind: 'human' };
   spec.seats = colour === 'white' ? [{ kind: 'human' }, other] : [other, { kind: 'human' }];
-  if ($('clock').checked) spec.clock = { initial_s: Math.round(Number($('minutes').value) * 60), increment_s: Number($('increment').value) };
+  if ($('clock').checked) {
+    spec.clock = { initial_s: Math.round(Number($('minutes').value) * 60), increment_s: Number($('increment').value) };
+    const delay = Number($('delay').value);
+    if (delay > 0) spec.clock.delay_s = delay;
+  }
   return { spec, mine: colour === 'white' ? 0 : 1, friend: !engine };
 }
 

@@ -106,13 +106,26 @@ impl GameSpec {
     }
 }
 
-/// A chess-style clock: minutes each and seconds added per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A game clock: a reserve of time each, seconds added per move (Fischer, as on lidraughts)
+/// and seconds of delay per move (the backgammon servers' clock, Galaxy's and FIBS's: each
+/// move's first seconds are free, the reserve runs after them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClockSpec {
-    /// Starting time per side, in seconds.
+    /// Starting time (the reserve) per side, in seconds.
     pub initial_s: u32,
     /// Added after each of the side's actions, in seconds.
     pub increment_s: u32,
+    /// At each of the side's actions, the seconds of thinking not charged to its reserve
+    /// (0: none; left out of the spec then, so that a clock without delay is written as
+    /// before and its games' commitments are unchanged).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub delay_s: u32,
+}
+
+// serde's `skip_serializing_if` takes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(x: &u32) -> bool {
+    *x == 0
 }
 
 /// A game as it is played at a table: the game and its clock. This is what a game's

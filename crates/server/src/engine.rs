@@ -55,9 +55,10 @@ impl Engines {
                     r.engine_to_act(),
                     r.version(),
                     r.ms_to_flag(),
-                    r.spec()
-                        .clock
-                        .map_or(0, |c| i64::from(c.increment_s) * 1000),
+                    // A delay is time the engine may use on every move, as an increment.
+                    r.spec().clock.map_or(0, |c| {
+                        i64::from(c.increment_s) * 1000 + i64::from(c.delay_s) * 1000
+                    }),
                 )
             };
             if let Some((side, level)) = engine {

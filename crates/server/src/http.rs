@@ -73,10 +73,11 @@ async fn create_game(
         }
     }
     if let Some(c) = req.clock {
-        if c.initial_s == 0 || c.initial_s > 24 * 3600 || c.increment_s > 3600 {
+        if c.initial_s == 0 || c.initial_s > 24 * 3600 || c.increment_s > 3600 || c.delay_s > 600 {
             return Err(ApiError::Refused(
                 StatusCode::BAD_REQUEST,
-                "a clock of 1 s to 24 h, and an increment up to an hour".into(),
+                "a clock of 1 s to 24 h, an increment up to an hour and a delay up to 10 minutes"
+                    .into(),
             ));
         }
     }

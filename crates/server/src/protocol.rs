@@ -103,6 +103,16 @@ pub struct ClockState {
     pub black_ms: i64,
     /// The side whose clock runs (`null`: none runs yet, or the game is over).
     pub running: Option<String>,
+    /// With a delay per move: what is left of the running side's delay, in milliseconds
+    /// (its reserve runs once this is spent). Absent without a delay.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub delay_ms: i64,
+}
+
+// serde's `skip_serializing_if` takes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(x: &i64) -> bool {
+    *x == 0
 }
 
 /// The state every client sees: the same for all, since these games hide nothing.

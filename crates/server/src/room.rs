@@ -381,12 +381,13 @@ impl Room {
             draw_offer: g.draw_offer().map(|s| side_name(s).to_owned()),
             takeback_offer: g.takeback_offer().map(|s| side_name(s).to_owned()),
             undone: g.undone().to_vec(),
-            clock: self
-                .clocks()
-                .map(|(left, running)| crate::protocol::ClockState {
-                    white_ms: left[0],
-                    black_ms: left[1],
-                    running: running.map(|s| side_name(s).to_owned()),
+            clock: g
+                .clock_reading_at(now_ms())
+                .map(|r| crate::protocol::ClockState {
+                    white_ms: r.left[0],
+                    black_ms: r.left[1],
+                    running: r.running.map(|s| side_name(s).to_owned()),
+                    delay_ms: r.delay_left,
                 }),
         }
     }

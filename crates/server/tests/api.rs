@@ -402,6 +402,51 @@ async fn a_clock_that_runs_out_loses_the_game() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
+/// A clock with a delay per move (backgammon servers' clock): the first seconds of each move
+/// are free; the reserve only runs, and the flag only falls, once they are spent.
+#[tokio::test]
+async fn a_delay_is_spent_before_the_reserve() {
+    let (app, _dir) = app().await;
+    let spec = |delay: u32| {
+        json!({"family": "draughts", "variant": "international",
+               "seats": [{"kind":"human"},{"kind":"human"}],
+               "clock": {"initial_s": 1, "increment_s": 0, "delay_s": delay}})
+    };
+    let (status, why) = call(&app, "POST", "/api/games", Some(spec(601).to_string())).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{why}");
+    assert!(why["error"].as_str().unwrap().contains("delay"), "{why}");
+    let (id, tokens) = create(&app, spec(2)).await;
+    let (white, black) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    assert_eq!(act(&app, &id, &white, "32-28").await.0, StatusCode::OK);
+    let (_, s) = act(&app, &id, &black, "19-23").await;
+    assert_eq!(s["spec"]["clock"]["delay_s"], 2, "{}", s["spec"]);
+    assert_eq!(s["clock"]["running"], "white");
+    let delay = s["clock"]["delay_ms"].as_i64().unwrap();
+    assert!((1..=2000).contains(&delay), "{}", s["clock"]);
+    assert_eq!(
+        s["clock"]["white_ms"], 1000,
+        "the reserve waits for the delay"
+    );
+    // 1.4 s later: more than the reserve alone, less than delay and reserve together.
+    tokio::time::sleep(std::time::Duration::from_millis(1400)).await;
+    let s = state(&app, &id).await;
+    assert!(
+        s["result"].is_null(),
+        "flagged within the delay: {}",
+        s["result"]
+    );
+    assert_eq!(s["clock"]["white_ms"], 1000, "{}", s["clock"]);
+    // Past both: white loses on time.
+    tokio::time::sleep(std::time::Duration::from_millis(2000)).await;
+    let s = state(&app, &id).await;
+    assert_eq!(s["result"]["reason"], "time", "{}", s["result"]);
+    // A clock without delay is written as before (no field), so that its games'
+    // commitments do not change.
+    let (id, _) = create(&app, spec(0)).await;
+    let s = state(&app, &id).await;
+    assert!(s["spec"]["clock"].get("delay_s").is_none(), "{}", s["spec"]);
+}
+
 #[tokio::test]
 async fn an_engine_answers_a_draw_offer_at_once() {
     let (app, _dir) = app().await;

@@ -1389,6 +1389,34 @@ async fn unknown_game(c: &Client, base: &str) {
     shot(c, "game-not-found").await;
 }
 
+/// A backgammon game with the backgammon servers' clock (a reserve and a delay per move) set
+/// on the home page: the spec carries the delay and the clocks say so.
+async fn delay_clock(c: &Client, base: &str) {
+    start_game(
+        c,
+        base,
+        "backgammon",
+        "document.getElementById('clock').checked = true; \
+         document.getElementById('minutes').value = '1'; \
+         document.getElementById('increment').value = '0'; \
+         document.getElementById('delay').value = '12'",
+        1,
+    )
+    .await;
+    let (s, _) = state(c).await;
+    assert_eq!(
+        s["spec"]["clock"],
+        json!({"initial_s": 60, "increment_s": 0, "delay_s": 12})
+    );
+    let tip = js(
+        c,
+        "return document.querySelector('[data-clock=white]').title",
+    )
+    .await;
+    assert!(tip.as_str().unwrap().contains("12 s"), "{tip}");
+    shot(c, "backgammon-delay-clock").await;
+}
+
 /// No text of the page is a catalog's key (a key shown instead of its text).
 async fn no_raw_keys(c: &Client, what: &str) {
     let catalog: serde_json::Map<String, Value> = serde_json::from_str(
@@ -1551,6 +1579,7 @@ async fn a_person_plays_every_family_in_chromium() {
         t.elapsed()
     );
     phone_layout(&c, &base).await;
+    delay_clock(&c, &base).await;
     languages(&c, &base).await;
     c.close().await.unwrap();
 }

@@ -649,12 +649,19 @@ impl Referee {
     /// clock runs; `None` in a game without a clock. See [`clock::clocks`].
     #[must_use]
     pub fn clocks_at(&self, now: i64) -> Option<([i64; 2], Option<Side>)> {
+        self.clock_reading_at(now).map(|r| (r.left, r.running))
+    }
+
+    /// The clocks at `now` with what is left of the running side's delay; `None` in a game
+    /// without a clock. See [`clock::reading`].
+    #[must_use]
+    pub fn clock_reading_at(&self, now: i64) -> Option<clock::Reading> {
         let to_act = match self.actor() {
             Actor::Player(s) => Some(s),
             _ => None,
         };
         let c = self.spec.clock?;
-        Some(clock::clocks(c, self.created_ms, &self.log, to_act, now))
+        Some(clock::reading(c, self.created_ms, &self.log, to_act, now))
     }
 
     /// The side whose clock had run out at `now` while it was to act.
@@ -667,7 +674,7 @@ impl Referee {
     /// Milliseconds from `now` until the running clock runs out (`None`: none runs).
     #[must_use]
     pub fn ms_to_flag(&self, now: i64) -> Option<i64> {
-        let (left, running) = self.clocks_at(now)?;
-        running.map(|s| left[s.index()].max(0))
+        let r = self.clock_reading_at(now)?;
+        r.running.map(|s| r.left[s.index()].max(0) + r.delay_left)
     }
 }

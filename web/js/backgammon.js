@@ -390,7 +390,7 @@ export function create(container, controls, ctx) {
         const pts = v.cube * (jacoby ? 1 : mult[kind] || 1);
         button(box, t('bg.resign.kind', { kind: t('bg.a.' + kind), points: t(pts > 1 ? 'bg.points' : 'bg.point', { n: pts }) }), () => { resignOpen = -1; ctx.act(offer); }, 'danger', { 'data-resign': kind });
       }
-      button(box, t('bg.cancel'), () => { resignOpen = -1; render(st, you, flipped); }, '', { id: 'bg-resign-cancel' });
+      button(box, t('common.cancel'), () => { resignOpen = -1; render(st, you, flipped); }, '', { id: 'bg-resign-cancel' });
       controls.appendChild(box);
     }
   }

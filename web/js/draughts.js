@@ -91,7 +91,7 @@ export function playerExtra(s, side) {
   if (!v) return '';
   let men = 0; let kings = 0;
   for (const [, sd, k] of v.pieces) if (lower(sd) === side) { if (k) kings++; else men++; }
-  return t('draughts.men', { n: men }) + (kings ? ` · ${t(kings > 1 ? 'draughts.kings' : 'draughts.king', { n: kings })}` : '');
+  return t(men === 1 ? 'draughts.man' : 'draughts.men', { n: men }) + (kings ? ` · ${t(kings > 1 ? 'draughts.kings' : 'draughts.king', { n: kings })}` : '');
 }
 
 export function statusHint(s, you) {
@@ -151,11 +151,36 @@ export function create(container, controls, ctx) {
     return squareAt(r, c, n);
   };
 
-  function lastSquares() {
+  function lastMove() {
     const undone = new Set(st.undone || []);
-    const last = [...st.log].reverse().find((a) => a.side && !a.action.startsWith('!') && !undone.has(a.n));
+    return [...st.log].reverse().find((a) => a.side && !a.action.startsWith('!') && !undone.has(a.n));
+  }
+
+  function lastSquares() {
+    const last = lastMove();
     if (!last) return [];
     return last.action.split(/[-x]/).map(Number).filter((x) => x > 0);
+  }
+
+  // The opponent's last move slides from its first square to its last (one's own is already
+  // where the player put it); not on the first drawing, nor for a visitor who asked the
+  // system for reduced motion.
+  let shownMove;
+  function animateLast() {
+    const last = lastMove();
+    const key = last ? last.n : 0;
+    if (key === shownMove) return;
+    const first = shownMove === undefined;
+    shownMove = key;
+    if (first || !last || last.side === you || window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return;
+    const sqs = lastSquares();
+    if (sqs.length < 2) return;
+    const from = sqs[0]; const to = sqs[sqs.length - 1];
+    const p = svg.querySelector(`[data-piece="${to}"]`);
+    if (!p || !p.animate) return;
+    const [x1, y1] = xy(from); const [x2, y2] = xy(to);
+    p.animate([{ transform: `translate(${x1 - x2}px, ${y1 - y2}px)` }, { transform: 'translate(0px, 0px)' }], { duration: 220, easing: 'ease-out' });
+    if (window.tablier) window.tablier.animations = (window.tablier.animations || 0) + 1;
   }
 
   function piece(g, sq, side, king, extra = {}) {
@@ -232,6 +257,7 @@ export function create(container, controls, ctx) {
       p.setAttribute('transform', `translate(${drag.pos.x - x - S / 2} ${drag.pos.y - yy - S / 2})`);
       p.style.pointerEvents = 'none';
     }
+    animateLast();
     renderControls();
   }
 
@@ -243,7 +269,7 @@ export function create(container, controls, ctx) {
       h.textContent = t('draughts.paths', { n: ambiguous.length });
       controls.appendChild(h);
       for (const m of ambiguous) button(controls, m.notation + (m.captured.length ? ` (${t('draughts.takes', { sq: m.captured.join(', ') })})` : ''), () => play(m), '', { 'data-move': m.notation });
-      button(controls, 'Cancel', () => { sel = null; ambiguous = null; chosen = []; render(st, you, flipped); });
+      button(controls, t('common.cancel'), () => { sel = null; ambiguous = null; chosen = []; render(st, you, flipped); });
     } else if (st && st.actor === you && !st.result) {
       const others = myOthers();
       if (others.length && letStand !== st.v) {

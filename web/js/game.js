@@ -60,6 +60,7 @@ app.socket = new GameSocket(id, watch ? null : token, {
     if (app.state === null) app.flipped = you === 'black';
   },
   async state(s) {
+    if (app.state) moveSound(app.state, s);
     app.state = s;
     app.receivedAt = performance.now();
     await loadModule(s.spec.family);
@@ -73,6 +74,29 @@ app.socket = new GameSocket(id, watch ? null : token, {
   },
   error(reason) { toast(reason); },
 });
+
+// Move sounds, off unless the player turns them on (kept in this browser): a short tone
+// when the other side (a person or the engine) has moved.
+const soundOn = () => localStorage.getItem('tablier:sound') === 'on';
+let audio = null;
+function moveSound(before, after) {
+  const fresh = after.log.slice(before.log.length).filter((a) => a.side && !a.action.startsWith('!'));
+  if (!soundOn() || !app.you || !fresh.some((a) => a.side !== app.you)) return;
+  try {
+    audio ||= new AudioContext();
+    const o = audio.createOscillator();
+    const g = audio.createGain();
+    o.frequency.value = 520;
+    g.gain.setValueAtTime(0.08, audio.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.12);
+    o.connect(g).connect(audio.destination);
+    o.start();
+    o.stop(audio.currentTime + 0.13);
+    app.sounds = (app.sounds || 0) + 1;
+  } catch (e) { /* no audio here: nothing to play */ }
+}
+$('sound').checked = soundOn();
+$('sound').onchange = (e) => localStorage.setItem('tablier:sound', e.target.checked ? 'on' : 'off');
 
 function seatName(side) {
   const s = app.state.seats[side === 'white' ? 0 : 1];

@@ -8,6 +8,8 @@ function showFamily() {
   for (const b of document.querySelectorAll('#families button')) b.classList.toggle('on', b.dataset.family === family);
   for (const f of ['draughts', 'backgammon', 'trictrac'])
     for (const el of document.querySelectorAll('.fam-' + f)) el.classList.toggle('hidden', f !== family);
+  // The start position's notation is the family's own.
+  $('start').placeholder = t('home.position.' + family);
   const money = $('match').value === '0';
   for (const el of document.querySelectorAll('.money-only')) el.classList.toggle('hidden', !money);
 }
@@ -24,6 +26,8 @@ function body() {
     if (spec.match_length === 0) { spec.jacoby = $('jacoby').checked; spec.beavers = $('beavers').checked; }
   }
   if (family === 'trictrac') spec.ecoles = document.querySelector('input[name=marking]:checked').value === 'ecoles';
+  const start = $('start').value.trim();
+  if (start) spec.start = start;
   const engine = document.querySelector('input[name=opp]:checked').value === 'engine';
   let colour = $('colour').value;
   if (colour === 'random') colour = Math.random() < 0.5 ? 'white' : 'black';

@@ -36,7 +36,23 @@ pub fn options(spec: &GameSpec) -> Result<Options, SpecError> {
 
 /// The match of a spec, before its opening roll.
 pub(crate) fn new_match(spec: &GameSpec) -> Result<Match, SpecError> {
-    Ok(Match::new(options(spec)?))
+    let options = options(spec)?;
+    let Some(text) = spec.start.as_deref() else {
+        return Ok(Match::new(options));
+    };
+    // An XGID: its match length, score, cube, turn and dice are the game's.
+    let xgid =
+        tablier_backgammon::xgid::Xgid::parse(text).map_err(|e| SpecError::bad_start(text, e))?;
+    let (position, id) = xgid.to_gnubg().map_err(|e| SpecError::bad_start(text, e))?;
+    let m = tablier_backgammon::record::from_match_id(position, &id, options)
+        .map_err(|e| SpecError::bad_start(text, e))?;
+    if u32::from(id.match_length) > MAX_MATCH_LENGTH {
+        return Err(SpecError::MatchTooLong);
+    }
+    if m.phase() == tablier_backgammon::game::Phase::Over {
+        return Err(SpecError::bad_start(text, "the game is over there"));
+    }
+    Ok(m)
 }
 
 /// The backgammon engine's level for a catalog level: 1 to 4 are the engine's levels 1
@@ -223,6 +239,7 @@ mod tests {
             cube: None,
             ecoles: None,
             edition: None,
+            start: None,
         };
         let mut t = crate::new_table(&spec).unwrap();
         let mut dice = tablier_core::SeededDice::from_seed([4; 32]);

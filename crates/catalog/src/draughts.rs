@@ -20,20 +20,36 @@ fn engine_level(level: u8) -> u8 {
         .min(tablier_draughts_engine::MAX_LEVEL)
 }
 
-/// The table of a draughts variant at its start (absent: international).
-pub(crate) fn new_table(variant: Option<&str>) -> Result<Box<dyn Table>, SpecError> {
+/// The table of a draughts variant (absent: international) at its start, or at the position
+/// of the FEN `start`.
+pub(crate) fn new_table(
+    variant: Option<&str>,
+    start: Option<&str>,
+) -> Result<Box<dyn Table>, SpecError> {
     let name = variant.unwrap_or("international");
     let v: &'static Variant = Variant::by_name(name)
         .filter(|v| DRAUGHTS_VARIANTS.contains(&v.name))
         .ok_or_else(|| SpecError::UnknownVariant { name: name.into() })?;
     if v.name == "french-old" {
-        let game = FrenchGame::<tablier_draughts::G10>::start(TableOptions::default())
-            .map_err(|e| SpecError::Start(e.to_string()))?;
+        let game = match start {
+            Some(fen) => FrenchGame::from_position(
+                tablier_draughts::fen::parse::<tablier_draughts::G10>(v, fen)
+                    .map_err(|e| SpecError::bad_start(fen, e))?,
+                TableOptions::default(),
+            ),
+            None => FrenchGame::<tablier_draughts::G10>::start(TableOptions::default())
+                .map_err(|e| SpecError::Start(e.to_string()))?,
+        };
         return Ok(boxed(game));
     }
-    Ok(tablier_draughts::with_board!(v.board, G => boxed(
-        Game::<G>::start(v).map_err(|e| SpecError::Start(e.to_string()))?
-    )))
+    Ok(
+        tablier_draughts::with_board!(v.board, G => boxed(match start {
+            Some(fen) => Game::<G>::from_position(
+                tablier_draughts::fen::parse::<G>(v, fen).map_err(|e| SpecError::bad_start(fen, e))?,
+            ),
+            None => Game::<G>::start(v).map_err(|e| SpecError::Start(e.to_string()))?,
+        })),
+    )
 }
 
 /// Men and kings (a king counts three) of `side` less the opponent's.

@@ -20,7 +20,9 @@ use crate::table::{boxed, Table};
 /// [`SpecError`] when the spec names no game tablier plays.
 pub fn new_table(spec: &GameSpec) -> Result<Box<dyn Table>, SpecError> {
     match spec.family {
-        Family::Draughts => crate::draughts::new_table(spec.variant.as_deref()),
+        Family::Draughts => {
+            crate::draughts::new_table(spec.variant.as_deref(), spec.start.as_deref())
+        }
         Family::Backgammon => Ok(boxed(crate::backgammon::new_match(spec)?)),
         Family::Trictrac => Ok(boxed(crate::trictrac::new_partie(spec)?)),
     }

@@ -73,6 +73,7 @@ mod tests {
             cube: None,
             ecoles: None,
             edition: None,
+            start: None,
         }
     }
 

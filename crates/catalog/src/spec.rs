@@ -81,6 +81,13 @@ pub struct GameSpec {
     /// edition into every new game's spec, so that it too replays under its own rules.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub edition: Option<u8>,
+    /// A position to start from instead of the rules' own start (absent: the usual start): a
+    /// FEN for draughts (on the variant's board), an XGID for backgammon (whose match length,
+    /// score, cube, turn and dice the game takes), and for trictrac a board in tablier's
+    /// notation (`1W15-24B15`), White to throw, or followed by `;black` for Black. Skipped
+    /// when absent, so that older specs and their commitments are unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
 }
 
 /// The current edition of tablier's trictrac rules (see [`GameSpec::edition`]).
@@ -171,4 +178,22 @@ pub enum SpecError {
     /// A trictrac edition other than 1 and [`TRICTRAC_EDITION`].
     #[error("unknown trictrac rules edition {0} (1 or {TRICTRAC_EDITION})")]
     UnknownEdition(u8),
+    /// The start position does not read, or is not one the rules can play from.
+    #[error("the start position {text:?} cannot be played from: {reason}")]
+    BadStart {
+        /// The position as given (cut to 200 characters).
+        text: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl SpecError {
+    /// A [`SpecError::BadStart`] for `text`.
+    pub(crate) fn bad_start(text: &str, reason: impl std::fmt::Display) -> SpecError {
+        SpecError::BadStart {
+            text: text.chars().take(200).collect(),
+            reason: reason.to_string(),
+        }
+    }
 }

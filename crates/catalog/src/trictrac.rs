@@ -4,7 +4,7 @@
 
 use tablier_core::{Player, Side};
 use tablier_trictrac::game::{Edition, Marking, Options, Trictrac};
-use tablier_trictrac::Phase;
+use tablier_trictrac::{Board, Marker, Phase};
 use tablier_trictrac_engine::player::LevelPlayer;
 use tablier_trictrac_engine::search::chance;
 use tablier_trictrac_engine::{state_of, Search, Weights};
@@ -21,7 +21,7 @@ pub(crate) fn new_partie(spec: &GameSpec) -> Result<Trictrac, SpecError> {
         TRICTRAC_EDITION => Edition::Second,
         other => return Err(SpecError::UnknownEdition(other)),
     };
-    Ok(Trictrac::new(Options {
+    let options = Options {
         marking: if spec.ecoles.unwrap_or(false) {
             Marking::Ecoles
         } else {
@@ -29,7 +29,31 @@ pub(crate) fn new_partie(spec: &GameSpec) -> Result<Trictrac, SpecError> {
         },
         edition,
         ..Options::default()
-    }))
+    };
+    let Some(text) = spec.start.as_deref() else {
+        return Ok(Trictrac::new(options));
+    };
+    // A board in tablier's notation, White to throw unless `;black` follows; no points yet.
+    let (board, roller) = match text.split_once(';') {
+        Some((b, who)) => match who.trim().to_ascii_lowercase().as_str() {
+            "white" | "w" => (b, Side::White),
+            "black" | "b" => (b, Side::Black),
+            other => {
+                return Err(SpecError::bad_start(
+                    text,
+                    format!("{other:?} is not a side (white or black)"),
+                ))
+            }
+        },
+        None => (text, Side::White),
+    };
+    let board = Board::parse(board.trim()).map_err(|e| SpecError::bad_start(text, e))?;
+    Ok(Trictrac::from_position(
+        options,
+        board,
+        Marker::new(),
+        roller,
+    ))
 }
 
 impl Listed for Trictrac {

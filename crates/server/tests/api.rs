@@ -402,6 +402,118 @@ async fn a_clock_that_runs_out_loses_the_game() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
 
+/// A game from a position: a FEN (draughts), an XGID (backgammon), a trictrac board. The
+/// position is the game's start (in the spec, so a restart and the record replay from it);
+/// a position that does not read is refused with the reason.
+#[tokio::test]
+async fn games_start_from_a_position() {
+    let (app, _dir) = app().await;
+    let humans = json!([{"kind":"human"},{"kind":"human"}]);
+    let start = |family: &str, extra: Value, position: &str| {
+        let mut spec = json!({"family": family, "seats": humans, "start": position});
+        for (k, v) in extra.as_object().unwrap() {
+            spec[k] = v.clone();
+        }
+        spec
+    };
+    // Draughts: two white men and a black one, Black to move.
+    let (id, _) = create(
+        &app,
+        start(
+            "draughts",
+            json!({"variant": "international"}),
+            "B:W28,33:B19",
+        ),
+    )
+    .await;
+    let s = state(&app, &id).await;
+    assert_eq!(
+        s["view"]["pieces"].as_array().unwrap().len(),
+        3,
+        "{}",
+        s["view"]
+    );
+    assert_eq!(s["actor"], "black");
+    assert_eq!(s["spec"]["start"], "B:W28,33:B19");
+    // Black must take 19x... on 28? No: 19 and 28 are not adjacent; whatever the rules give,
+    // the moves come from this position.
+    assert!(!s["legal"].as_array().unwrap().is_empty());
+    // English checkers from a FEN too (its own board).
+    let (id, _) = create(
+        &app,
+        start("draughts", json!({"variant": "english"}), "W:W18:B14"),
+    )
+    .await;
+    let s = state(&app, &id).await;
+    assert_eq!(s["actor"], "white");
+    assert_eq!(s["legal"], json!(["18x9"]), "the capture is compulsory");
+    // Backgammon: a 5-point match at 2-1 for the XGID's bottom player, who is to roll (the
+    // XGID reader's convention, checked against gnubg in the backgammon crate: the bottom
+    // player is Black).
+    let (id, _) = create(
+        &app,
+        start(
+            "backgammon",
+            json!({"match_length": 5}),
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:1:0:5:10",
+        ),
+    )
+    .await;
+    let s = state(&app, &id).await;
+    assert_eq!(s["view"]["options"]["match_length"], 5, "{}", s["view"]);
+    assert_eq!(s["view"]["score"], json!([1, 2]), "{}", s["view"]);
+    assert_eq!(s["actor"], "black");
+    assert!(
+        s["legal"].as_array().unwrap().contains(&json!("roll")),
+        "{s}"
+    );
+    // Trictrac: n°331's position, Black to throw.
+    let board =
+        "1W2-2W1-3W2-6W1-7W1-8W2-10W2-11W2-12W2-13B2-15B3-17B3-18B1-19B1-20B1-21B1-22B1-23B1-24B1";
+    let (id, tokens) = create(
+        &app,
+        start("trictrac", json!({}), &format!("{board};black")),
+    )
+    .await;
+    let s = state(&app, &id).await;
+    assert_eq!(
+        s["actor"], "black",
+        "Black threw first (the server draws the dice at once)"
+    );
+    // Over, the record replays from the position and its dice verify.
+    let (status, _) = act(&app, &id, tokens[1].as_ref().unwrap(), "!resign").await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, record) = call(&app, "GET", &format!("/api/games/{id}/record"), None).await;
+    tablier_catalog::verify(&record).unwrap();
+    // Positions that do not read are refused with the reason; nothing is created.
+    for (family, position) in [
+        ("draughts", "X:W28:B19"),
+        ("backgammon", "XGID=nonsense"),
+        ("trictrac", "1W15-24B15;green"),
+        ("trictrac", "1W16-24B15"),
+    ] {
+        let (status, why) = call(
+            &app,
+            "POST",
+            "/api/games",
+            Some(start(family, json!({}), position).to_string()),
+        )
+        .await;
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{family} {position}: {why}"
+        );
+        assert!(
+            why["error"]
+                .as_str()
+                .unwrap()
+                .contains("cannot be played from"),
+            "{why}"
+        );
+    }
+}
+
 /// A clock with a delay per move (backgammon servers' clock): the first seconds of each move
 /// are free; the reserve only runs, and the flag only falls, once they are spent.
 #[tokio::test]

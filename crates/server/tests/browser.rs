@@ -346,6 +346,12 @@ async fn draughts(c: &Client, base: &str) -> usize {
     )
     .await;
     shot(c, "draughts-start").await;
+    // Move sounds are off until the player turns them on.
+    assert_eq!(
+        js(c, "return document.getElementById('sound').checked").await,
+        json!(false)
+    );
+    click(c, "#sound").await;
     let mut moves = 0;
     loop {
         let (s, _) = my_turn(c).await;
@@ -388,6 +394,16 @@ async fn draughts(c: &Client, base: &str) -> usize {
         moves += 1;
         if moves == 4 {
             look_back(c).await;
+        }
+        if moves == 5 {
+            // The engine's moves slid into place, and each made its sound.
+            let (animations, sounds) = (
+                js(c, "return window.tablier.animations || 0").await,
+                js(c, "return window.tablier.sounds || 0").await,
+            );
+            println!("draughts: {animations} moves animated, {sounds} sounds");
+            assert!(animations.as_u64().unwrap() > 0, "no move animated");
+            assert!(sounds.as_u64().unwrap() > 0, "no sound");
         }
         if moves == 2 {
             // A draw offer: the engine answers it at once (it declines a level position), and
@@ -1389,6 +1405,28 @@ async fn unknown_game(c: &Client, base: &str) {
     shot(c, "game-not-found").await;
 }
 
+/// A game from a position pasted on the home page: a FEN for draughts.
+async fn from_position(c: &Client, base: &str) {
+    start_game(
+        c,
+        base,
+        "draughts",
+        "document.getElementById('variant').value = 'international'; \
+         document.getElementById('start').value = 'W:W28,33:B19'",
+        1,
+    )
+    .await;
+    let (s, _) = state(c).await;
+    assert_eq!(s["spec"]["start"], "W:W28,33:B19");
+    let pieces = js(
+        c,
+        "return document.querySelectorAll('#board [data-piece]').length",
+    )
+    .await;
+    assert_eq!(pieces, json!(3), "the board drawn from the FEN");
+    shot(c, "draughts-from-fen").await;
+}
+
 /// A backgammon game with the backgammon servers' clock (a reserve and a delay per move) set
 /// on the home page: the spec carries the delay and the clocks say so.
 async fn delay_clock(c: &Client, base: &str) {
@@ -1580,6 +1618,7 @@ async fn a_person_plays_every_family_in_chromium() {
     );
     phone_layout(&c, &base).await;
     delay_clock(&c, &base).await;
+    from_position(&c, &base).await;
     languages(&c, &base).await;
     c.close().await.unwrap();
 }

@@ -128,7 +128,7 @@ fn every_key_the_pages_name_is_in_the_catalogs() {
     for page in ["home", "game", "review", "notfound"] {
         assert!(english.contains_key(&format!("title.{page}")));
     }
-    let built: [(&str, &[&str]); 9] = [
+    let built: [(&str, &[&str]); 10] = [
         ("draughts.variant", &tablier_catalog::DRAUGHTS_VARIANTS),
         (
             "draughts.draw",
@@ -168,6 +168,7 @@ fn every_key_the_pages_name_is_in_the_catalogs() {
             &["mark", "ecole", "warn", "claim", "decline", "erase"],
         ),
         ("unit", &["men", "win", "partie", "holes"]),
+        ("home.position", &["draughts", "backgammon", "trictrac"]),
     ];
     for (prefix, names) in built {
         for name in names {

@@ -357,6 +357,21 @@ pub struct JanPoints {
 struct Header {
     game: String,
     options: Options,
+    /// The position the partie started from, when not the relevé's (absent otherwise, so
+    /// that records of parties from the start are written as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    start: Option<Start>,
+}
+
+/// A partie's start in the middle of a relevé (see [`Trictrac::from_position`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Start {
+    /// Where the dames stood.
+    pub board: Board,
+    /// The marker then.
+    pub marker: Marker,
+    /// Who threw first.
+    pub roller: Side,
 }
 
 /// A game record that does not replay.
@@ -373,6 +388,8 @@ pub struct ReplayError {
 #[derive(Clone, Debug)]
 pub struct Trictrac {
     options: Options,
+    /// The position it started from, when not the relevé's.
+    start: Option<Start>,
     board: Board,
     marker: Marker,
     phase: Phase,
@@ -428,6 +445,7 @@ impl LedgerEntry {
 impl PartialEq for Trictrac {
     fn eq(&self, other: &Self) -> bool {
         self.options == other.options
+            && self.start == other.start
             && self.board == other.board
             && self.marker == other.marker
             && self.phase == other.phase
@@ -457,6 +475,7 @@ impl Trictrac {
     pub fn new(options: Options) -> Trictrac {
         Trictrac {
             options,
+            start: None,
             board: Board::start(),
             marker: Marker::new(),
             phase: Phase::Primaute,
@@ -492,6 +511,11 @@ impl Trictrac {
         g.starter = roller;
         g.phase = Phase::Roll;
         g.releve.rolls = [3, 3];
+        g.start = Some(Start {
+            board,
+            marker,
+            roller,
+        });
         g
     }
 
@@ -1297,6 +1321,7 @@ impl Trictrac {
         let mut out = serde_json::to_string(&Header {
             game: "trictrac".into(),
             options: self.options,
+            start: self.start,
         })
         .expect("serialisable");
         out.push('\n');
@@ -1331,7 +1356,10 @@ impl Trictrac {
                 reason: format!("not a trictrac record: {}", header.game),
             });
         }
-        let mut g = Trictrac::new(header.options);
+        let mut g = match header.start {
+            Some(st) => Trictrac::from_position(header.options, st.board, st.marker, st.roller),
+            None => Trictrac::new(header.options),
+        };
         for (i, l) in lines {
             let err = |reason: String| ReplayError {
                 line: i + 1,

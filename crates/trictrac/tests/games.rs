@@ -485,3 +485,39 @@ fn first_edition_records_replay_under_their_rules() {
         }
     }
 }
+
+/// A partie started from a position (the web's "start from a position") records it in its
+/// header and replays from it; a record from the start has no such field.
+#[test]
+fn a_partie_from_a_position_replays_from_it() {
+    let board: tablier_trictrac::Board =
+        "1W2-2W1-3W2-6W1-7W1-8W2-10W2-11W2-12W2-13B2-15B3-17B3-18B1-19B1-20B1-21B1-22B1-23B1-24B1"
+            .parse()
+            .unwrap();
+    let mut g = Trictrac::from_position(Options::default(), board, Marker::new(), Side::Black);
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut dice = SeededDice::from_seed(rng.gen());
+    for _ in 0..300 {
+        match g.actor() {
+            Actor::Nobody => break,
+            Actor::Chance => {
+                let a = g.chance_action(&mut dice).unwrap();
+                g.apply(&a).unwrap();
+            }
+            Actor::Player(_) => {
+                let legal = g.legal_actions();
+                let a = legal[rng.gen_range(0..legal.len())].clone();
+                g.apply(&a).unwrap();
+            }
+        }
+    }
+    let record = g.record();
+    assert!(
+        record.lines().next().unwrap().contains("\"start\""),
+        "{record}"
+    );
+    let replayed = Trictrac::replay(&record).unwrap();
+    assert!(replayed == g);
+    let fresh = Trictrac::new(Options::default()).record();
+    assert!(!fresh.contains("\"start\""), "{fresh}");
+}

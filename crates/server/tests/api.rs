@@ -372,6 +372,11 @@ async fn the_home_page_and_the_game_page_are_served() {
         assert_eq!(status, StatusCode::NOT_FOUND, "{page}");
         assert!(body.as_str().unwrap().contains("Game not found"), "{page}");
     }
+    // The API's answers for an unknown game: 404 with a reason.
+    for path in ["record", "positions", "review", "export"] {
+        let (status, body) = call(&app, "GET", &format!("/api/games/abcdefgh/{path}"), None).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{path}: {body}");
+    }
     let (status, _) = call(&app, "GET", "/static/../Cargo.toml", None).await;
     assert!(status.is_client_error());
 }

@@ -36,7 +36,9 @@
 //! 1000 --seed 2026 --threads 2` (1 ply each, same dice both seatings) gave the partie
 //! objective 479 parties of 1,000 (47.9% ± 1.7% at 95%) and −0.26 ± 0.11 holes per partie;
 //! [`crate::search::Objective::Closing`] (the margin until a player has 9 holes, this chance
-//! from there) 492 of 1,000 (49.2% ± 0.9%, −0.08 ± 0.03 holes; `--a closing`).
+//! from there) 492 of 1,000 (49.2% ± 0.9%, −0.08 ± 0.03 holes; `--a closing`), and
+//! [`crate::search::Objective::ClosingStay`] (the margin, staying from 9 holes on where this
+//! chance says stay) 493 of 1,000 (49.3% ± 0.6%, −0.07 ± 0.03 holes; `--a closing-stay`).
 //! Choices between plays compare positions with the same player to throw, and agree with the
 //! margin; going or staying compares a position where one throws next with one where the
 //! opponent does, and there the model is biased: the roller's next throw is counted both by

@@ -10,7 +10,9 @@ use serde::Serialize;
 use tablier_core::Side;
 use tablier_trictrac::{Board, JanContext, Marker, Roll, RollScore};
 use tablier_trictrac_engine::duel::{mean_se, play_pair};
-use tablier_trictrac_engine::{player, Greedy, Policy, Search, SearchPlayer, State, Weights};
+use tablier_trictrac_engine::{
+    player, Greedy, Objective, Policy, Search, SearchPlayer, State, Weights,
+};
 
 use crate::common::{for_each_index, interrupted, progress};
 
@@ -206,7 +208,9 @@ pub struct DuelArgs {
     /// (the shipped weights, maximising the hole margin, 1 ply; also `trained`), `margin2`
     /// (2 plies; also `trained2`), `partie` (maximising the chance of winning the partie,
     /// 1 ply), `partie2`, `closing` (the margin until a player has 9 holes, the chance of
-    /// the partie from there, 1 ply), `closing2`, `level:N` (the levels people meet), or
+    /// the partie from there, 1 ply), `closing2`, `closing-stay` (the margin, staying near the
+    /// end where the chance of the partie says stay), `closing-stay2`, `level:N` (the levels
+    /// people meet), or
     /// `file:PATH` (weights file, margin, 1 ply).
     #[arg(long, default_value = "trained")]
     a: String,
@@ -415,6 +419,13 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
     let partie =
         |plies| SearchPlayer::new(Search::for_partie(Weights::shipped(), plies), 0.0, seed);
     let closing = |plies| SearchPlayer::new(Search::closing(Weights::shipped(), plies), 0.0, seed);
+    let stay = |plies| {
+        let search = Search {
+            objective: Objective::ClosingStay,
+            ..Search::new(Weights::shipped(), plies)
+        };
+        SearchPlayer::new(search, 0.0, seed)
+    };
     Ok(match spec {
         "greedy" => Box::new(Greedy::new(seed)),
         "untrained" => Box::new(SearchPlayer::new(
@@ -428,6 +439,8 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
         "partie2" => Box::new(partie(2)),
         "closing" => Box::new(closing(1)),
         "closing2" => Box::new(closing(2)),
+        "closing-stay" => Box::new(stay(1)),
+        "closing-stay2" => Box::new(stay(2)),
         _ => {
             if let Some(l) = spec.strip_prefix("level:") {
                 let level: u8 = l
@@ -441,7 +454,7 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
                     seed,
                 ))
             } else {
-                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, closing, closing2, level:N, file:PATH)")
+                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, closing, closing2, closing-stay, closing-stay2, level:N, file:PATH)")
             }
         }
     })

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # gnubg's own judgement of our backgammon engine: Debian's gnubg hosts matches between
-# `tablier gnubg-external` and its 0-ply player, analyses them at 2-ply and prints both
-# players' error rates (mEMG per unforced move / close cube decision).
-#   bash scripts/bg-error-rate.sh [LEVEL] [MATCHES] [MATCH_LEN] [SEED]
+# `tablier gnubg-external` and its own player (0-ply unless OPP_PLIES says), analyses them
+# (at 2-ply unless JUDGE_PLIES says) and prints both players' error rates (mEMG per unforced
+# move / close cube decision).
+#   bash scripts/bg-error-rate.sh [LEVEL] [MATCHES] [MATCH_LEN] [SEED] [JUDGE_PLIES] [OPP_PLIES]
+# e.g. `bash scripts/bg-error-rate.sh 5 10 7 1 3 2`: tablier level 5 against gnubg 2-ply, both
+# judged by gnubg 3-ply.
 # The analysed matches are written as .mat files to target/bg-error-rate/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 level=${1:-5}
-export MATCHES=${2:-3} MATCH_LEN=${3:-7} SEED=${4:-1}
+export MATCHES=${2:-3} MATCH_LEN=${3:-7} SEED=${4:-1} PLIES=${5:-2} OPP_PLIES=${6:-0}
 cargo build --release -q -p tablier-cli
 tdir=${CARGO_TARGET_DIR:-target}
 export OUT="$PWD/target/bg-error-rate"
@@ -18,5 +21,5 @@ engine=$!
 trap 'kill $engine 2>/dev/null || true; rm -f "$fifo"' EXIT
 read -r first <"$fifo"
 export EXT_PORT=${first##*:}
-echo "tablier level $level on port $EXT_PORT; $MATCHES matches of $MATCH_LEN points from seed $SEED"
+echo "tablier level $level on port $EXT_PORT against gnubg $OPP_PLIES-ply; $MATCHES matches of $MATCH_LEN points from seed $SEED; judged by gnubg $PLIES-ply"
 /usr/games/gnubg -t -q -r -p scripts/bg_error_rate.py 2>/dev/null | grep -E '^(match|TOTAL|points)'

@@ -1,10 +1,11 @@
 # Run INSIDE Debian's gnubg (scripts/bg-error-rate.sh does it):
-#   EXT_PORT=P MATCHES=K MATCH_LEN=N SEED=S OUT=DIR /usr/games/gnubg -t -q -r -p bg_error_rate.py
+#   EXT_PORT=P MATCHES=K MATCH_LEN=N SEED=S PLIES=J OPP_PLIES=O OUT=DIR /usr/games/gnubg -t -q -r -p bg_error_rate.py
 # gnubg hosts K matches of N points between tablier (player 0, `tablier gnubg-external` on
-# 127.0.0.1:P) and its own 0-ply player (player 1), each with its own dice seed (S, S+1, ...),
-# then analyses every match with its own 2-ply evaluation (checker play and cube) and prints
-# both players' statistics, match by match and summed: gnubg's error rates in mEMG, that is
-# thousandths of a normalised money game per unforced move / close cube decision.
+# 127.0.0.1:P) and its own player at O plies (player 1; 0 by default), each with its own dice
+# seed (S, S+1, ...), then analyses every match with its own J-ply evaluation (checker play and
+# cube; 2 by default) and prints both players' statistics, match by match and summed: gnubg's
+# error rates in mEMG, that is thousandths of a normalised money game per unforced move /
+# close cube decision. With J above O the judge is stronger than both players.
 import gnubg, json, os, sys
 
 port = os.environ['EXT_PORT']
@@ -12,11 +13,13 @@ matches = int(os.environ.get('MATCHES', '3'))
 length = int(os.environ.get('MATCH_LEN', '7'))
 seed = int(os.environ.get('SEED', '1'))
 plies = int(os.environ.get('PLIES', '2'))
+opp_plies = int(os.environ.get('OPP_PLIES', '0'))
 out = os.environ.get('OUT', '.')
 
 for c in ['set player 0 name tablier', 'set player 1 name gnubg',
           'set player 1 gnubg',
-          'set player 1 chequerplay evaluation plies 0', 'set player 1 cubedecision evaluation plies 0',
+          'set player 1 chequerplay evaluation plies %d' % opp_plies,
+          'set player 1 cubedecision evaluation plies %d' % opp_plies,
           'set player 0 external 127.0.0.1:%s' % port,
           'set analysis chequerplay evaluation plies %d' % plies,
           'set analysis cubedecision evaluation plies %d' % plies,

@@ -169,7 +169,7 @@ pub struct AnalysisError {
 
 /// Analyses games given as their actions (as [`tablier_backgammon::record::replay_mat`] gives
 /// them): in a match the games follow each other; in money play each starts afresh. Checker
-/// plays are searched to `plies`; cube decisions use a `plies.min(1)`-ply evaluation.
+/// plays are searched to `plies`; cube decisions are searched with the cube to `plies.min(2)`.
 ///
 /// # Errors
 /// [`AnalysisError`] if an action is illegal.
@@ -222,7 +222,7 @@ pub fn analyse(
                     }
                 }
                 (Phase::BeforeRoll, Action::Double | Action::Roll) if m.may_double() => {
-                    let d = search::cube_decision(ev, &pos, &ci, plies.min(1), &mut s);
+                    let d = search::cube_decision(ev, &pos, &ci, plies.min(2), &mut s);
                     let double_value = d.double_take.min(d.double_pass);
                     let best_value = d.no_double.max(double_value);
                     let doubled = matches!(action, Action::Double);
@@ -243,7 +243,7 @@ pub fn analyse(
                 }
                 (Phase::Doubled, Action::Take | Action::Drop | Action::Beaver) => {
                     // The position and cube as the doubler saw them when doubling.
-                    let d = search::cube_decision(ev, &pos, &ci, plies.min(1), &mut s);
+                    let d = search::cube_decision(ev, &pos, &ci, plies.min(2), &mut s);
                     // For the taker: taking is worth −D/T, dropping −1.
                     let take = -d.double_take;
                     let drop = -d.double_pass;

@@ -195,6 +195,86 @@ pub struct CubeDecision {
     pub too_good: bool,
 }
 
+/// In a match, the scale of equities in units of `unit_cube`: the match winning chance of the
+/// player on roll is `mid + half × equity` (`mid` halfway between winning and losing
+/// `unit_cube` points, `half` half their difference).
+fn match_scale(ci: &CubeInfo, unit_cube: u32) -> (f32, f32) {
+    let met = Met::kazaross_xg2();
+    let away = ci.match_length as i32 - ci.score[0] as i32;
+    let opp = ci.match_length as i32 - ci.score[1] as i32;
+    let post = ci.crawford || ci.post_crawford;
+    let m = |a: i32, b: i32| met.mwc(a, b, post && (a == 1 || b == 1));
+    let w1 = m(away - unit_cube as i32, opp);
+    let l1 = m(away, opp - unit_cube as i32);
+    ((w1 + l1) / 2.0, ((w1 - l1) / 2.0).max(1e-6))
+}
+
+/// An equity of the player on roll at the score of `ci`, in units of a `from` cube, written in
+/// units of a `to` cube (money: the ratio of the cubes; a match: through the match winning
+/// chance).
+///
+/// ```
+/// use tablier_backgammon_engine::cube::{rescale, CubeInfo};
+/// assert_eq!(rescale(&CubeInfo::money(), 0.25, 2, 1), 0.5);
+/// ```
+#[must_use]
+pub fn rescale(ci: &CubeInfo, equity: f32, from: u32, to: u32) -> f32 {
+    if from == to {
+        return equity;
+    }
+    if ci.match_length == 0 {
+        return equity * from as f32 / to as f32;
+    }
+    let (m1, h1) = match_scale(ci, from);
+    let (m2, h2) = match_scale(ci, to);
+    (m1 + h1 * equity - m2) / h2
+}
+
+impl CubeInfo {
+    /// The same cube and score seen from the opponent (who is on roll next).
+    #[must_use]
+    pub fn flipped(&self) -> CubeInfo {
+        CubeInfo {
+            owner: match self.owner {
+                Owner::Centre => Owner::Centre,
+                Owner::Me => Owner::Opponent,
+                Owner::Opponent => Owner::Me,
+            },
+            score: [self.score[1], self.score[0]],
+            ..*self
+        }
+    }
+
+    /// The cube once the player on roll has doubled and the opponent taken: twice the value,
+    /// owned by the opponent.
+    #[must_use]
+    pub fn doubled(&self) -> CubeInfo {
+        CubeInfo {
+            value: self.value * 2,
+            owner: Owner::Opponent,
+            ..*self
+        }
+    }
+}
+
+/// The value of a finished game for its winner, `terminal` his outcome probabilities (see
+/// [`crate::eval::terminal_for_winner`]), in units of the cube of `ci` seen from him (a money
+/// game under the Jacoby rule with the cube in the middle counts single).
+#[must_use]
+pub fn terminal_value(terminal: &Probs, ci: &CubeInfo) -> f32 {
+    let v = outcome_values(ci, ci.value, ci.value);
+    if ci.match_length == 0 && ci.jacoby && ci.owner == Owner::Centre {
+        return v[0];
+    }
+    if terminal[2] > 0.5 {
+        v[2]
+    } else if terminal[1] > 0.5 {
+        v[1]
+    } else {
+        v[0]
+    }
+}
+
 /// Values of the six outcomes (win single, gammon, backgammon, lose single, gammon,
 /// backgammon) with the cube at `cube`, in units where winning and losing `unit_cube` single
 /// are +1 and −1.
@@ -211,10 +291,7 @@ fn outcome_values(ci: &CubeInfo, cube: u32, unit_cube: u32) -> [f32; 6] {
     let m = |a: i32, b: i32| met.mwc(a, b, post && (a == 1 || b == 1));
     let win = |n: u32| m(away - (n * cube) as i32, opp);
     let lose = |n: u32| m(away, opp - (n * cube) as i32);
-    let w1 = m(away - unit_cube as i32, opp);
-    let l1 = m(away, opp - unit_cube as i32);
-    let mid = (w1 + l1) / 2.0;
-    let half = ((w1 - l1) / 2.0).max(1e-6);
+    let (mid, half) = match_scale(ci, unit_cube);
     let v = |x: f32| (x - mid) / half;
     [
         v(win(1)),
@@ -247,20 +324,29 @@ fn win_lose_values(p: &Probs, vals: &[f32; 6]) -> (f32, f32) {
 /// piecewise-linear line through (0, −L), the opponent's cash point (−1) when he has cube
 /// access, our cash point (+1) when we have it, and (1, +W).
 fn live_equity(p: f32, w: f32, l: f32, owner: Owner) -> f32 {
+    live_equity_ends(p, w, l, (l, w), owner)
+}
+
+/// [`live_equity`] with the ends of the line set apart: the take and cash points come from
+/// `w` and `l` (what a doubled game is worth), the values at 0 and 1 from `ends` = (L, W) of
+/// a game played to the end without turning the cube (with the Jacoby rule and the cube in
+/// the middle: a single game, ±1).
+fn live_equity_ends(p: f32, w: f32, l: f32, ends: (f32, f32), owner: Owner) -> f32 {
+    let (l_end, w_end) = ends;
     let denom = (w + l + 0.5).max(1e-6);
     // Our take point (where the opponent cashes) and our cash point, in our winning chances.
     let tp = ((l - 0.5) / denom).clamp(1e-6, 1.0 - 1e-6);
     let cp = ((l + 1.0) / denom).clamp(1e-6, 1.0 - 1e-6);
-    let low = |p: f32| -l + (l - 1.0) * p / tp; // from (0, −L) to (TP, −1)
-    let high = |p: f32| 1.0 + (w - 1.0) * (p - cp) / (1.0 - cp); // from (CP, 1) to (1, W)
+    let low = |p: f32| -l_end + (l_end - 1.0) * p / tp; // from (0, −L) to (TP, −1)
+    let high = |p: f32| 1.0 + (w_end - 1.0) * (p - cp) / (1.0 - cp); // from (CP, 1) to (1, W)
     match owner {
         Owner::Centre if p < tp => low(p),
         Owner::Centre if p > cp => high(p),
         Owner::Centre => -1.0 + 2.0 * (p - tp) / (cp - tp).max(1e-6),
         Owner::Me if p > cp => high(p),
-        Owner::Me => -l + (l + 1.0) * p / cp,
+        Owner::Me => -l_end + (l_end + 1.0) * p / cp,
         Owner::Opponent if p < tp => low(p),
-        Owner::Opponent => -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp),
+        Owner::Opponent => -1.0 + (w_end + 1.0) * (p - tp) / (1.0 - tp),
     }
 }
 
@@ -279,12 +365,15 @@ pub fn cube_efficiency(class: Class, pips_on_roll: u32) -> f32 {
 /// and the cube as `ci` says, at efficiency `x`.
 #[must_use]
 pub fn cubeful_equity(p: &Probs, ci: &CubeInfo, x: f32) -> f32 {
-    let mut vals = outcome_values(ci, ci.value, ci.value);
-    if ci.match_length == 0 && ci.jacoby && ci.owner == Owner::Centre {
-        vals = [1.0, 1.0, 1.0, -1.0, -1.0, -1.0];
-    }
+    let vals = outcome_values(ci, ci.value, ci.value);
     let (w, l) = win_lose_values(p, &vals);
-    let dead = p[0] * w - (1.0 - p[0]) * l;
+    // The Jacoby rule: with the cube in the middle gammons count only once it is turned. A
+    // game played out without a double is then a single game, at either end of the live line
+    // as in the dead cube's equity; the take and cash points are those of the doubled game,
+    // where gammons count.
+    let jacoby = ci.match_length == 0 && ci.jacoby && ci.owner == Owner::Centre;
+    let ends = if jacoby { (1.0, 1.0) } else { (l, w) };
+    let dead = p[0] * ends.1 - (1.0 - p[0]) * ends.0;
     if ci.crawford {
         return dead;
     }
@@ -298,7 +387,7 @@ pub fn cubeful_equity(p: &Probs, ci: &CubeInfo, x: f32) -> f32 {
         (Owner::Centre, false, true) => Owner::Opponent,
         _ => return dead,
     };
-    x * live_equity(p[0], w, l, owner) + (1.0 - x) * dead
+    x * live_equity_ends(p[0], w, l, ends, owner) + (1.0 - x) * dead
 }
 
 /// The cube decision for the player on roll, with cubeless probabilities `p` (before the
@@ -324,7 +413,9 @@ pub fn decide(p: &Probs, ci: &CubeInfo, x: f32) -> CubeDecision {
         no_double,
         double_take,
         double_pass,
-        double: may && best_double > no_double,
+        // A tie goes to the double: cashing is as good as playing on, and certain (under the
+        // Jacoby rule a position too good for the doubling window wins no more than the cube).
+        double: may && best_double > no_double - 1e-4,
         take: double_take <= double_pass,
         beaver: ci.match_length == 0 && ci.beavers && double_take < 0.0,
         too_good: may && double_take > double_pass && no_double >= double_pass,
@@ -376,6 +467,69 @@ mod tests {
         // Too good: a near-certain gammon.
         let tg = decide(&[0.99, 0.9, 0.0, 0.0, 0.0], &ci, 0.68);
         assert!(tg.too_good && !tg.double);
+    }
+
+    #[test]
+    fn the_jacoby_rule_counts_gammons_once_the_cube_is_turned() {
+        let free = CubeInfo {
+            beavers: true,
+            ..CubeInfo::money()
+        };
+        let jacoby = CubeInfo {
+            jacoby: true,
+            ..free
+        };
+        // A gammonish favourite: without a double his gammons do not count, so playing on is
+        // worth less, and doubling (after which they count) is worth the same.
+        let p = [0.64, 0.30, 0.01, 0.06, 0.0];
+        let (a, b) = (decide(&p, &free, 0.68), decide(&p, &jacoby, 0.68));
+        assert!(b.no_double < a.no_double - 0.05, "{a:?} {b:?}");
+        assert!((a.double_take - b.double_take).abs() < 1e-6);
+        // So his doubling window opens earlier: some win chances double under the rule only.
+        let earlier = (50..80).any(|k| {
+            let w = k as f32 / 100.0;
+            let p = [w, 0.45 * w, 0.01, 0.06, 0.0];
+            decide(&p, &jacoby, 0.68).double && !decide(&p, &free, 0.68).double
+        });
+        assert!(earlier);
+        // Far too good for the window: without Jacoby he plays on for the gammon; with it,
+        // a game without a double is single, so he doubles and cashes.
+        let tg = [0.99, 0.9, 0.0, 0.0, 0.0];
+        assert!(decide(&tg, &free, 0.68).too_good);
+        let cash = decide(&tg, &jacoby, 0.68);
+        assert!(cash.double && !cash.take && !cash.too_good, "{cash:?}");
+        // Once the cube is turned the rule no longer applies.
+        let owned = CubeInfo {
+            value: 2,
+            owner: Owner::Me,
+            ..jacoby
+        };
+        let owned_free = CubeInfo {
+            jacoby: false,
+            ..owned
+        };
+        assert_eq!(decide(&p, &owned, 0.68), decide(&p, &owned_free, 0.68));
+    }
+
+    #[test]
+    fn rescaling_goes_both_ways() {
+        let ci = CubeInfo {
+            match_length: 7,
+            score: [2, 4],
+            ..CubeInfo::money()
+        };
+        for e in [-1.5f32, -0.3, 0.0, 0.4, 1.0] {
+            let there = rescale(&ci, e, 2, 1);
+            assert!((rescale(&ci, there, 1, 2) - e).abs() < 1e-4);
+        }
+        // Winning a 2-cube is worth more than winning 1, in units of 1.
+        assert!(rescale(&ci, 1.0, 2, 1) > 1.0);
+        assert_eq!(rescale(&CubeInfo::money(), -0.5, 4, 2), -1.0);
+        let flipped = ci.flipped();
+        assert_eq!(flipped.score, [4, 2]);
+        assert_eq!(flipped.flipped(), ci);
+        let d = ci.doubled();
+        assert_eq!((d.value, d.owner), (2, Owner::Opponent));
     }
 
     #[test]

@@ -15,8 +15,8 @@ use crate::search::{self, Level};
 /// How a player decides: its level of play and whether it offers doubles.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Player {
-    /// Look-ahead and noise of checker plays (cube decisions look one ply ahead, or none at
-    /// the noisy levels).
+    /// Look-ahead and noise of checker plays (cube decisions search as deep, from one ply to
+    /// two, or none at the noisy levels).
     pub level: Level,
     /// Offers doubles (takes, drops and beavers are always decided).
     pub doubles: bool,
@@ -32,10 +32,15 @@ impl Player {
         }
     }
 
-    /// Cube decisions look one ply ahead (21 rolls at 0-ply: a few milliseconds), except at
-    /// the noisy beginner levels.
+    /// Cube decisions search as deep as the checker plays, with one ply at least (21 rolls at
+    /// 0-ply: a millisecond) and two at most (about 15 ms), except at the noisy beginner
+    /// levels, which look at the position alone.
     fn cube_plies(&self) -> u32 {
-        u32::from(self.level.noise == 0.0)
+        if self.level.noise > 0.0 {
+            0
+        } else {
+            self.level.plies.clamp(1, 2)
+        }
     }
 
     /// Whether to double now, before rolling, in `pos` (side on roll) with the cube `ci`.

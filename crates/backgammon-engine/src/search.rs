@@ -111,9 +111,22 @@ pub fn best_of(
     best
 }
 
-/// The cube decision for the side on roll in `pos` (before rolling), from its `plies`-ply
-/// cubeless probabilities and the cube efficiency of its class.
+/// The cube decision for the side on roll in `pos` (before rolling) with the cube `ci`,
+/// searched to `plies` with the cube at every node ([`cubeful_decisions`]); at 0 plies the cube
+/// model applied to the static probabilities.
 pub fn cube_decision(
+    ev: &Evaluator,
+    pos: &Position,
+    ci: &crate::cube::CubeInfo,
+    plies: u32,
+    s: &mut Scratch,
+) -> crate::cube::CubeDecision {
+    cubeful_decisions(ev, pos, std::slice::from_ref(ci), plies, s)[0]
+}
+
+/// The cube model applied once to the `plies`-ply cubeless probabilities of `pos` (the way
+/// [`cube_decision`] worked before it searched with the cube; kept to compare them).
+pub fn cube_decision_cubeless(
     ev: &Evaluator,
     pos: &Position,
     ci: &crate::cube::CubeInfo,
@@ -123,6 +136,93 @@ pub fn cube_decision(
     let p = probs_nply(ev, pos, plies, MoveFilter::default(), s);
     let x = crate::cube::cube_efficiency(crate::eval::classify(pos), pos.pip_count().0);
     crate::cube::decide(&p, ci, x)
+}
+
+/// Cubeful look-ahead: the cube decisions of the side on roll in `pos` for each cube of `cis`
+/// (each seen from him), searched to `plies`. At 0 plies it is [`cube_decision`]; each ply more
+/// averages over the 21 rolls the value of the position after the best play (chosen at 0-ply,
+/// cubeless), where the opponent then takes his own best cube action, searched one ply less.
+/// Unlike [`cube_decision`], which applies the cube model once to the searched cubeless
+/// probabilities, market losers and the opponent's doubles inside the search are valued with the
+/// cube where they happen.
+pub fn cubeful_decisions(
+    ev: &Evaluator,
+    pos: &Position,
+    cis: &[crate::cube::CubeInfo],
+    plies: u32,
+    s: &mut Scratch,
+) -> Vec<crate::cube::CubeDecision> {
+    use crate::cube::{decide, rescale, CubeDecision};
+    if plies == 0 || pos.is_over() {
+        let p = ev.probs(pos, s);
+        let x = crate::cube::cube_efficiency(crate::eval::classify(pos), pos.pip_count().0);
+        return cis.iter().map(|ci| decide(&p, ci, x)).collect();
+    }
+    // Every cube the search must value: each one as it is, and doubled and taken where the
+    // player may double.
+    let mut states = Vec::with_capacity(cis.len() * 2);
+    for ci in cis {
+        states.push(*ci);
+        if ci.may_double() {
+            states.push(ci.doubled());
+        }
+    }
+    let children: Vec<crate::cube::CubeInfo> = states.iter().map(|c| c.flipped()).collect();
+    let mut acc = vec![0.0f32; states.len()];
+    let mut plays = Vec::with_capacity(64);
+    for (roll, w) in Roll::all() {
+        pos.legal_plays_into(roll, &mut plays);
+        let (i, _) = ev.best_play_0ply(&plays, s);
+        let after = plays[i].result;
+        let w = w as f32 / 36.0;
+        if after.mover_off() == 15 {
+            let t = terminal_for_winner(&after);
+            for (a, st) in acc.iter_mut().zip(&states) {
+                *a += w * crate::cube::terminal_value(&t, st);
+            }
+            continue;
+        }
+        let answers = cubeful_decisions(ev, &after.flip(), &children, plies - 1, s);
+        for (a, d) in acc.iter_mut().zip(&answers) {
+            // The opponent doubles when it pays him, and we then take or pass as is best.
+            let v = if d.double {
+                d.double_take.min(d.double_pass)
+            } else {
+                d.no_double
+            };
+            *a -= w * v;
+        }
+    }
+    let mut out = Vec::with_capacity(cis.len());
+    let mut k = 0;
+    for ci in cis {
+        let no_double = acc[k];
+        k += 1;
+        if !ci.may_double() {
+            out.push(CubeDecision {
+                no_double,
+                double_take: no_double,
+                double_pass: 1.0,
+                double: false,
+                take: true,
+                beaver: false,
+                too_good: false,
+            });
+            continue;
+        }
+        let double_take = rescale(ci, acc[k], ci.value * 2, ci.value);
+        k += 1;
+        out.push(CubeDecision {
+            no_double,
+            double_take,
+            double_pass: 1.0,
+            double: double_take.min(1.0) > no_double - 1e-4,
+            take: double_take <= 1.0,
+            beaver: ci.match_length == 0 && ci.beavers && double_take < 0.0,
+            too_good: double_take > 1.0 && no_double >= 1.0,
+        });
+    }
+    out
 }
 
 /// What a level does: how deep it looks and how much noise it adds to each play's equity.
@@ -203,6 +303,53 @@ pub fn choose(
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    #[test]
+    fn the_cube_searched_ply_by_ply() {
+        use crate::cube::{decide, CubeInfo, Owner};
+        let ev = Evaluator::shipped();
+        let mut s = Scratch::default();
+        let centre = CubeInfo {
+            jacoby: true,
+            beavers: true,
+            ..CubeInfo::money()
+        };
+        let mine = CubeInfo {
+            value: 2,
+            owner: Owner::Me,
+            ..centre
+        };
+        let theirs = CubeInfo {
+            owner: Owner::Opponent,
+            ..mine
+        };
+        let start = Position::start();
+        // 0 plies: the cube model on the static probabilities.
+        let p = ev.probs(&start, &mut s);
+        let x = crate::cube::cube_efficiency(crate::eval::classify(&start), 167);
+        assert_eq!(
+            cubeful_decisions(ev, &start, &[centre], 0, &mut s)[0],
+            decide(&p, &centre, x)
+        );
+        // The start: no double, take (a beaver, gnubg says); the cube is worth more to its
+        // owner than in the middle, and more in the middle than in the opponent's hands.
+        for plies in [1, 2] {
+            let d = cubeful_decisions(ev, &start, &[centre, mine, theirs], plies, &mut s);
+            assert!(!d[0].double && d[0].take, "{plies}: {:?}", d[0]);
+            assert!(d[0].double_take < 0.0 && d[0].beaver);
+            assert!(d[1].no_double > d[0].no_double && d[0].no_double > d[2].no_double);
+            assert!(d[0].no_double.abs() < 0.2, "{plies}: {:?}", d[0]);
+            assert!(!d[2].double, "the cube is his");
+        }
+        // A race won but for a miracle (bear-off database): double, pass.
+        let mut me = [0u8; 25];
+        me[..3].copy_from_slice(&[2, 2, 1]);
+        let mut them = [0u8; 25];
+        them[5..10].copy_from_slice(&[3; 5]);
+        let race = Position::from_sides(&me, &them).unwrap();
+        let d = cube_decision(ev, &race, &centre, 2, &mut s);
+        assert!(d.double && !d.take, "{d:?}");
+    }
 
     #[test]
     fn deeper_search_agrees_on_forced_plays_and_levels_clamp() {

@@ -39,12 +39,13 @@ fn random_play_positions(count: usize, seed: u64) -> Vec<Position> {
     out
 }
 
-/// gnubg's answers for GNUbgIDs, one a line.
-fn oracle(input: &str) -> String {
+/// gnubg's answers for GNUbgIDs, one a line (money games under the Jacoby rule when `jacoby`).
+fn oracle(input: &str, jacoby: bool) -> String {
     let script =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/gnubg_cube.py");
     let mut child = Command::new(common::python())
         .arg(script)
+        .env("JACOBY", if jacoby { "on" } else { "off" })
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -62,15 +63,27 @@ fn oracle(input: &str) -> String {
 
 #[test]
 fn money_cube_decisions_agree_with_gnubg_given_its_probabilities() {
+    money_cube_decisions(false);
+}
+
+/// The same under the Jacoby rule (gnubg's money default, and the benchmarks'): gammons count
+/// only once the cube is turned.
+#[test]
+fn money_cube_decisions_under_the_jacoby_rule_agree_with_gnubg() {
+    money_cube_decisions(true);
+}
+
+fn money_cube_decisions(jacoby: bool) {
     let positions = random_play_positions(400, 2026);
     let mid = MatchId {
-        jacoby: false,
+        jacoby,
         ..MatchId::default()
     };
     let input: String = positions.iter().map(|p| gnubg_id(p, &mid) + "\n").collect();
-    let text = oracle(&input);
+    let text = oracle(&input, jacoby);
     let ci = CubeInfo {
         beavers: true,
+        jacoby,
         ..CubeInfo::money()
     };
     let (mut n, mut same_double, mut same_take, mut same_beaver) = (0, 0, 0, 0);
@@ -92,9 +105,10 @@ fn money_cube_decisions_agree_with_gnubg_given_its_probabilities() {
         n += 1;
         same_double += usize::from(ours.double == gnubg_double);
         same_take += usize::from(ours.take == gnubg_take);
-        // gnubg does not advise a beaver when the doubler is past losing a single game
-        // (no double below −1): such doubles are compared on take and pass only.
-        if nd.is_finite() && nd > -1.0 {
+        // gnubg does not advise a beaver when the doubler is past losing a single game (no
+        // double below −1, or, under the Jacoby rule, where a game without a double counts
+        // single, double/take below −1): such doubles are compared on take and pass only.
+        if nd.is_finite() && nd > -1.0 && dt > -1.0 {
             beaver_cases += 1;
             same_beaver += usize::from(ours.beaver == gnubg_beaver);
         }
@@ -103,7 +117,7 @@ fn money_cube_decisions_agree_with_gnubg_given_its_probabilities() {
             nd_err += f64::from((ours.no_double - nd).abs());
             dt_err += f64::from((ours.double_take - dt).abs());
         }
-        if ours.double != gnubg_double || ours.take != gnubg_take {
+        if ours.double != gnubg_double || ours.take != gnubg_take || ours.beaver != gnubg_beaver {
             disagreements.push(format!(
                 "{}: gnubg {action} (ND {nd:+.3}, D/T {dt:+.3}); ours ND {:+.3} D/T {:+.3} double {} take {} beaver {}",
                 f[8], ours.no_double, ours.double_take, ours.double, ours.take, ours.beaver
@@ -113,7 +127,7 @@ fn money_cube_decisions_agree_with_gnubg_given_its_probabilities() {
     assert_eq!(n, positions.len());
     let pct = |k: usize| 100.0 * k as f64 / n as f64;
     eprintln!(
-        "{n} positions: same double/no double {:.1}%, same take/pass {:.1}%, same beaver {:.1}% (of {beaver_cases} with no double above -1); \
+        "Jacoby {jacoby}: {n} positions: same double/no double {:.1}%, same take/pass {:.1}%, same beaver {:.1}% (of {beaver_cases} with no double above -1); \
          mean |ND - gnubg| {:.4}, mean |D/T - gnubg| {:.4}",
         pct(same_double),
         pct(same_take),
@@ -177,7 +191,7 @@ fn match_cube_decisions_mostly_agree_with_gnubg_given_its_probabilities() {
         .iter()
         .map(|(p, m, _)| gnubg_id(p, m) + "\n")
         .collect();
-    let text = oracle(&input);
+    let text = oracle(&input, false);
     let (mut n, mut same_double, mut same_take) = (0, 0, 0);
     for (line, (pos, _, ci)) in text.lines().zip(&cases) {
         let (nums, action) = line.split_once(" | ").expect("numbers | action");

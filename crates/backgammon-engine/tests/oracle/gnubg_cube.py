@@ -1,6 +1,7 @@
 """GNU Backgammon's money cube decisions (PyPI gnubg, 0-ply) for positions read on stdin.
 
-Input: one GNUbgID a line (money, cube centred, side on roll before rolling, Jacoby off).
+Input: one GNUbgID a line (money, cube centred, side on roll before rolling); the Jacoby rule
+is off unless the environment says JACOBY=on.
 Output per line: gnubg's five cubeless 0-ply probabilities for the side on roll, then its
 cubeful equities for no double, double/take and double/pass (in units of the current cube, as
 its `eval` command prints them), then the proper action in words.
@@ -8,30 +9,17 @@ its `eval` command prints them), then the proper action in words.
 import os
 import re
 import sys
-import tempfile
 
 import gnubg
 
-
-def capture(fn):
-    """gnubg.command() prints through C stdio: read file descriptor 1."""
-    sys.stdout.flush()
-    fd = os.dup(1)
-    tmp = tempfile.TemporaryFile(mode='w+')
-    os.dup2(tmp.fileno(), 1)
-    try:
-        fn()
-    finally:
-        sys.stdout.flush()
-        os.dup2(fd, 1)
-        os.close(fd)
-    tmp.seek(0)
-    return tmp.read()
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'oracle'))
+from gnubg_text import capture  # noqa: E402
 
 
 ids = [l.strip() for l in sys.stdin if l.strip()]
 capture(lambda: [gnubg.command(c) for c in (
-    'set threads 1', 'set automatic roll off', 'set jacoby off', 'set beavers on',
+    'set threads 1', 'set automatic roll off',
+    'set jacoby ' + ('on' if os.environ.get('JACOBY') == 'on' else 'off'), 'set beavers on',
     'set evaluation cubedecision evaluation plies 0',
     'set evaluation chequerplay evaluation plies 0')])
 ctx = gnubg.evalcontext(0, 0, 1, 0, 0.0)

@@ -5,6 +5,7 @@ use anyhow::Result;
 use clap::Subcommand;
 
 pub mod backgammon;
+pub mod cube;
 pub mod egtb;
 pub mod load;
 pub mod perft;
@@ -26,6 +27,9 @@ pub enum BenchCommand {
     Egtb(egtb::BenchEgtbArgs),
     /// Backgammon 0-ply evaluation speed (positions/second), against gnubg_nn's 0-ply.
     BackgammonEval(backgammon::BenchEvalArgs),
+    /// Backgammon cube decisions judged by gnubg 3-ply on positions of our games, beside gnubg
+    /// 2-ply's decisions under the same judge.
+    BackgammonCube(cube::BenchCubeArgs),
     /// Two UBGI backgammon engines in money games with duplicate dice: points per game and its
     /// standard error.
     Ubgi(ubgi::BenchUbgiArgs),
@@ -40,6 +44,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Search(args) => search::run(&args),
         BenchCommand::Egtb(args) => egtb::run(&args),
         BenchCommand::BackgammonEval(args) => backgammon::eval(&args),
+        BenchCommand::BackgammonCube(args) => cube::run(&args),
         BenchCommand::Ubgi(args) => ubgi::run(&args),
     }
 }

@@ -1,0 +1,385 @@
+//! `tablier bench backgammon-cube`: our cube decisions judged by GNU Backgammon at 3 plies on a
+//! set of money positions from our own games, beside gnubg 2-ply's decisions on the same set
+//! under the same judge.
+//!
+//! The positions come from seeded self-play (level 2); a position before the roll is kept
+//! when its side on roll is the favourite (0-ply cubeless win of 58% or more), with the cube in
+//! the middle or, one time in three, redoubled to him. gnubg (PyPI, through
+//! `crates/backgammon-engine/oracle/gnubg_cube_judge.py`) gives the cubeful equities of no
+//! double, double/take and double/pass at 2 and 3 plies; the verdicts are kept in a file under
+//! `target/` so that later runs, with other settings of ours, judge at once. gnubg 2-ply and its
+//! 3-ply judge share their nets, so gnubg 2-ply's figure here flatters it.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tablier_backgammon::ids::{gnubg_id, parse_gnubg_id, CubeOwner, MatchId};
+use tablier_backgammon::{Position, Roll};
+use tablier_backgammon_engine::cube::{self, CubeInfo, Owner};
+use tablier_backgammon_engine::eval::{classify, Evaluator, Probs, Scratch};
+use tablier_backgammon_engine::search;
+
+use crate::cmd::backgammon::evaluator;
+use crate::common::progress;
+
+/// `tablier bench backgammon-cube`.
+#[derive(Args)]
+pub struct BenchCubeArgs {
+    /// Positions in the set.
+    #[arg(long, default_value_t = 1000)]
+    positions: usize,
+    /// Seed of the self-play that draws them.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Our look-ahead for cube decisions (each is measured).
+    #[arg(long, value_delimiter = ',', default_value = "0,1,2")]
+    plies: Vec<u32>,
+    /// The Python that has PyPI gnubg (made by `bash scripts/python-env.sh`).
+    #[arg(long, default_value = ".venv/bin/python")]
+    python: String,
+    /// gnubg's verdicts (JSON lines; default `target/bg-cube/judged-SEED-POSITIONS.jsonl`),
+    /// made when missing, completed when short.
+    #[arg(long)]
+    judged: Option<PathBuf>,
+    /// Weights to use instead of the shipped ones.
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// Show the N worst decisions of each of our players (position, gnubg's verdict, ours).
+    #[arg(long, default_value_t = 0)]
+    show: usize,
+}
+
+/// gnubg's equities of the three actions, in units of the cube, for the player on roll:
+/// no double, double/take, double/pass.
+type Verdict = [f32; 3];
+
+/// One judged position.
+struct Judged {
+    pos: Position,
+    ci: CubeInfo,
+    /// gnubg at 2 plies.
+    p2: Verdict,
+    /// gnubg at 3 plies: the judge.
+    p3: Verdict,
+    /// gnubg's cubeless probabilities at 3 plies.
+    probs3: Probs,
+}
+
+/// Errors of one player's decisions under the judge, summed over the set.
+#[derive(Default)]
+struct Tally {
+    doubler_error: f64,
+    taker_error: f64,
+    close_doubles: u32,
+    close_takes: u32,
+    missed: u32,
+    wrong_doubles: u32,
+    wrong_takes: u32,
+    wrong_passes: u32,
+}
+
+/// A decision is close when the two choices are within this equity under the judge (the
+/// others are counted too, but rarely wrong).
+const CLOSE: f32 = 0.2;
+
+impl Tally {
+    /// Adds one position: the player doubles or not, and takes or passes when doubled.
+    fn add(&mut self, judge: &Verdict, double: bool, take: bool) {
+        let [nd, dt, dp] = *judge;
+        let dbl = dt.min(dp);
+        let best = nd.max(dbl);
+        if (nd - dbl).abs() < CLOSE {
+            self.close_doubles += 1;
+        }
+        if (dt - dp).abs() < CLOSE {
+            self.close_takes += 1;
+        }
+        let e = f64::from(best - if double { dbl } else { nd });
+        self.doubler_error += e;
+        if e > 0.0 {
+            if double {
+                self.wrong_doubles += 1;
+            } else {
+                self.missed += 1;
+            }
+        }
+        // The taker's error, seen from the doubler: taking gives him dt, passing dp.
+        let t = f64::from(if take {
+            dt - dt.min(dp)
+        } else {
+            dp - dt.min(dp)
+        });
+        self.taker_error += t;
+        if t > 0.0 {
+            if take {
+                self.wrong_takes += 1;
+            } else {
+                self.wrong_passes += 1;
+            }
+        }
+    }
+
+    fn line(&self, who: &str, extra: &str) -> String {
+        format!(
+            "{who:<34} doubler {:5.1} mEMG over {:4} close ({:3} missed, {:3} wrong doubles); taker {:5.1} mEMG over {:4} close ({:3} wrong takes, {:3} wrong passes); overall {:5.1}{extra}",
+            1000.0 * self.doubler_error / f64::from(self.close_doubles.max(1)),
+            self.close_doubles,
+            self.missed,
+            self.wrong_doubles,
+            1000.0 * self.taker_error / f64::from(self.close_takes.max(1)),
+            self.close_takes,
+            self.wrong_takes,
+            self.wrong_passes,
+            1000.0 * (self.doubler_error + self.taker_error)
+                / f64::from((self.close_doubles + self.close_takes).max(1)),
+        )
+    }
+}
+
+/// The cube of a money game with Jacoby and beavers (gnubg's money rules) for the side on roll.
+fn money_cube(value: u32, owner: Owner) -> CubeInfo {
+    CubeInfo {
+        value,
+        owner,
+        jacoby: true,
+        beavers: true,
+        ..CubeInfo::money()
+    }
+}
+
+/// Positions before the roll from seeded self-play at level 2, favouring the side on roll.
+fn draw_positions(ev: &Evaluator, count: usize, seed: u64) -> Vec<(Position, CubeInfo)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut s = Scratch::default();
+    let mut plays = Vec::new();
+    let mut out = Vec::with_capacity(count);
+    let lvl = search::level(2);
+    while out.len() < count {
+        let mut pos = Position::start();
+        loop {
+            if ev.probs(&pos, &mut s)[0] >= 0.58 && rng.gen_bool(0.5) && out.len() < count {
+                let ci = if rng.gen_range(0..3) == 0 {
+                    money_cube(2, Owner::Me)
+                } else {
+                    money_cube(1, Owner::Centre)
+                };
+                out.push((pos, ci));
+            }
+            let roll = Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("dice");
+            let (i, _) = search::choose(ev, &pos, roll, lvl, &mut rng, &mut plays, &mut s);
+            let next = plays[i].result;
+            if next.mover_off() == 15 {
+                break;
+            }
+            pos = next.flip();
+        }
+    }
+    out
+}
+
+/// The GNUbgID of a money position before the roll, its side on roll being gnubg's player 1.
+fn id_of(pos: &Position, ci: &CubeInfo) -> String {
+    let m = MatchId {
+        cube: ci.value,
+        cube_owner: match ci.owner {
+            Owner::Centre => CubeOwner::Centred,
+            Owner::Me => CubeOwner::Player(1),
+            Owner::Opponent => CubeOwner::Player(0),
+        },
+        ..MatchId::default()
+    };
+    gnubg_id(pos, &m)
+}
+
+fn verdict(v: &serde_json::Value, key: &str) -> Option<[f32; 3]> {
+    let a = v.get(key)?.as_array()?;
+    Some([
+        a.first()?.as_f64()? as f32,
+        a.get(1)?.as_f64()? as f32,
+        a.get(2)?.as_f64()? as f32,
+    ])
+}
+
+/// Runs gnubg on the positions not judged yet and reads every verdict back.
+fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judged>> {
+    let path = args.judged.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "target/bg-cube/judged-{}-{}.jsonl",
+            args.seed, args.positions
+        ))
+    });
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let ids: Vec<String> = set.iter().map(|(p, ci)| id_of(p, ci)).collect();
+    let list = path.with_extension("ids");
+    std::fs::write(&list, ids.join("\n") + "\n")?;
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../backgammon-engine/oracle/gnubg_cube_judge.py");
+    let status = std::process::Command::new(&args.python)
+        .arg(&script)
+        .arg(&list)
+        .arg(&path)
+        .args(["2", "3"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .with_context(|| {
+            format!(
+                "cannot run {} (make it with `bash scripts/python-env.sh`)",
+                args.python
+            )
+        })?;
+    if !status.success() {
+        bail!("gnubg's judgement stopped ({status}); run again to go on");
+    }
+    let mut by_id: HashMap<String, serde_json::Value> = HashMap::new();
+    for line in std::fs::read_to_string(&path)?.lines() {
+        let v: serde_json::Value = serde_json::from_str(line)
+            .with_context(|| format!("{}: not JSON: {line}", path.display()))?;
+        if let Some(id) = v.get("id").and_then(|i| i.as_str()) {
+            by_id.insert(id.to_owned(), v.clone());
+        }
+    }
+    let mut out = Vec::with_capacity(set.len());
+    for (id, (pos, ci)) in ids.iter().zip(set) {
+        let v = by_id
+            .get(id)
+            .with_context(|| format!("gnubg gave no verdict on {id}"))?;
+        let (Some(p2), Some(p3)) = (verdict(v, "p2"), verdict(v, "p3")) else {
+            bail!("{id}: a verdict lacks p2 or p3");
+        };
+        let pr = v
+            .get("probs3")
+            .and_then(|p| p.as_array())
+            .context("no probs3")?;
+        let mut probs3 = [0.0f32; 5];
+        for (k, x) in probs3.iter_mut().enumerate() {
+            *x = pr.get(k).and_then(serde_json::Value::as_f64).unwrap_or(0.0) as f32;
+        }
+        // The ID read back is the same position (a check of the encoding both ways).
+        debug_assert_eq!(parse_gnubg_id(id).map(|(p, _)| p).ok(), Some(*pos));
+        out.push(Judged {
+            pos: *pos,
+            ci: *ci,
+            p2,
+            p3,
+            probs3,
+        });
+    }
+    Ok(out)
+}
+
+/// Runs `tablier bench backgammon-cube`.
+pub fn run(args: &BenchCubeArgs) -> Result<()> {
+    let ev = evaluator(args.weights.as_deref())?;
+    let t = Instant::now();
+    let set = draw_positions(&ev, args.positions, args.seed);
+    eprintln!(
+        "{} positions drawn from self-play in {:.1} s; gnubg judges them (2 and 3 plies)",
+        set.len(),
+        t.elapsed().as_secs_f64()
+    );
+    let judged = judge(args, &set)?;
+    println!(
+        "Cube decisions on {} money positions (Jacoby, beavers; {} redoubles), judged by gnubg 3-ply (PyPI gnubg 1.1.0a16); mEMG per close decision (within {CLOSE} of the other choice under the judge)",
+        judged.len(),
+        judged.iter().filter(|j| j.ci.owner == Owner::Me).count()
+    );
+    let mut theirs = Tally::default();
+    let mut janowski_on_theirs = Tally::default();
+    let mut worst = Vec::new();
+    for j in &judged {
+        let [nd, dt, dp] = j.p2;
+        theirs.add(&j.p3, dt.min(dp) > nd, dt <= dp);
+        let x = cube::cube_efficiency(classify(&j.pos), j.pos.pip_count().0);
+        let d = cube::decide(&j.probs3, &j.ci, x);
+        let before = janowski_on_theirs.doubler_error + janowski_on_theirs.taker_error;
+        janowski_on_theirs.add(&j.p3, d.double, d.take);
+        let e = janowski_on_theirs.doubler_error + janowski_on_theirs.taker_error - before;
+        worst.push((e, j, d, j.probs3));
+    }
+    println!("{}", theirs.line("gnubg 2-ply", ""));
+    println!(
+        "{}",
+        janowski_on_theirs.line("our cube model on gnubg 3-ply probs", "")
+    );
+    show_worst("our cube model on gnubg 3-ply probs", worst, args.show);
+    let mut s = Scratch::default();
+    for &plies in &args.plies {
+        for cubeful in [false, true] {
+            if cubeful && plies == 0 {
+                continue;
+            }
+            let bar = progress(judged.len() as u64, false, "positions");
+            let t = Instant::now();
+            let mut ours = Tally::default();
+            let mut worst = Vec::new();
+            for j in &judged {
+                let p = if args.show > 0 {
+                    search::probs_nply(&ev, &j.pos, plies, search::MoveFilter::default(), &mut s)
+                } else {
+                    [0.0; 5]
+                };
+                let d = if cubeful {
+                    search::cube_decision(&ev, &j.pos, &j.ci, plies, &mut s)
+                } else {
+                    search::cube_decision_cubeless(&ev, &j.pos, &j.ci, plies, &mut s)
+                };
+                let before = ours.doubler_error + ours.taker_error;
+                ours.add(&j.p3, d.double, d.take);
+                worst.push((ours.doubler_error + ours.taker_error - before, j, d, p));
+                bar.inc(1);
+            }
+            bar.finish_and_clear();
+            let per = t.elapsed().as_secs_f64() * 1000.0 / judged.len() as f64;
+            let who = if cubeful {
+                format!("tablier {plies}-ply, cube searched")
+            } else {
+                format!("tablier {plies}-ply cubeless, then model")
+            };
+            println!("{}", ours.line(&who, &format!("; {per:.1} ms a position")));
+            show_worst(&who, worst, args.show);
+        }
+    }
+    Ok(())
+}
+
+/// Prints the `n` costliest decisions: the position, gnubg's and our probabilities and
+/// equities.
+fn show_worst(who: &str, mut worst: Vec<(f64, &Judged, cube::CubeDecision, Probs)>, n: usize) {
+    if n == 0 {
+        return;
+    }
+    worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!("  worst decisions of {who}:");
+    for (e, j, d, p) in worst.into_iter().take(n).filter(|w| w.0 > 0.0) {
+        let f = |p: &Probs| {
+            format!(
+                "{:.3} {:.3} {:.3} {:.3} {:.3}",
+                p[0], p[1], p[2], p[3], p[4]
+            )
+        };
+        println!(
+            "  {:6.3} {} {:?} pips {:?}\n         gnubg 3-ply probs {} nd {:+.3} dt {:+.3} dp {:+.3}\n         ours        probs {} nd {:+.3} dt {:+.3} -> {}{}",
+            e,
+            id_of(&j.pos, &j.ci),
+            classify(&j.pos),
+            j.pos.pip_count(),
+            f(&j.probs3),
+            j.p3[0],
+            j.p3[1],
+            j.p3[2],
+            f(&p),
+            d.no_double,
+            d.double_take,
+            if d.double { "double" } else { "no double" },
+            if d.take { ", take" } else { ", pass" },
+        );
+    }
+}

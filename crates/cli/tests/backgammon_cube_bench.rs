@@ -1,0 +1,79 @@
+//! `tablier bench backgammon-cube`: GNU Backgammon (PyPI gnubg, which nobody here wrote)
+//! judges the cube decisions of a small self-play set at 2 and 3 plies; the bench prints gnubg
+//! 2-ply's errors, our cube model's on gnubg's probabilities and ours at each look-ahead, keeps
+//! the verdicts, and a second run judges nothing again.
+
+use std::process::Command;
+
+const TABLIER: &str = env!("CARGO_BIN_EXE_tablier");
+
+fn bench(judged: &std::path::Path) -> (String, String) {
+    let python = tablier_test_support::python::gnubg();
+    let out = Command::new(TABLIER)
+        .args([
+            "bench",
+            "backgammon-cube",
+            "--positions",
+            "12",
+            "--seed",
+            "5",
+        ])
+        .args(["--plies", "0,1", "--show", "2", "--python"])
+        .arg(&python)
+        .arg("--judged")
+        .arg(judged)
+        .output()
+        .expect("tablier runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    (stdout, stderr)
+}
+
+#[test]
+fn gnubg_judges_our_cube_decisions_once() {
+    let dir = std::env::temp_dir().join(format!("tablier-cube-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let judged = dir.join("judged.jsonl");
+    let _ = std::fs::remove_file(&judged);
+    let (out, err) = bench(&judged);
+    assert!(err.contains("12 positions, 0 already judged"), "{err}");
+    for who in [
+        "gnubg 2-ply",
+        "our cube model on gnubg 3-ply probs",
+        "tablier 0-ply cubeless, then model",
+        "tablier 1-ply cubeless, then model",
+        "tablier 1-ply, cube searched",
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(who))
+            .unwrap_or_else(|| panic!("no line for {who}:\n{out}"));
+        assert!(
+            line.contains("mEMG over") && line.contains("overall"),
+            "{line}"
+        );
+    }
+    let verdicts = std::fs::read_to_string(&judged).unwrap();
+    assert_eq!(verdicts.lines().count(), 12);
+    for line in verdicts.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let p3 = v["p3"].as_array().unwrap();
+        // Double/pass is worth one cube; the others are equities within ±6 cubes (a
+        // backgammon on a doubled cube).
+        assert_eq!(p3[2].as_f64(), Some(1.0), "{line}");
+        for x in p3 {
+            assert!(x.as_f64().unwrap().abs() <= 6.0, "{line}");
+        }
+    }
+    // The second run finds every verdict already there.
+    let (again, err) = bench(&judged);
+    assert!(err.contains("12 positions, 12 already judged"), "{err}");
+    let first_line = |t: &str| {
+        t.lines()
+            .find(|l| l.starts_with("gnubg 2-ply"))
+            .map(str::to_owned)
+    };
+    assert_eq!(first_line(&out), first_line(&again));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -325,21 +325,35 @@ fn every_ending_survives_a_restart_exactly() {
     must_act(addr, &id, &t[1], "!resign");
     done.push(snapshot(addr, "trictrac: a resignation", &id, t));
 
-    // A flag on time in each family: both clocks started, then the side to act waits.
+    // A flag on time in each family: both clocks started, then the side to act waits. Two
+    // more games start from a position (a FEN, an XGID) with a delay clock (the flag falls
+    // once delay and reserve are spent): what the spec says of them comes back too.
     let mut flagged = Vec::new();
-    for spec in [intl.clone(), money.clone(), tric.clone()] {
+    let from_fen = json!({"family": "draughts", "variant": "international",
+        "start": "W:W31,32,33,34,35,36,37,38:B11,12,13,14,15,16,17,18"});
+    let from_xgid = json!({"family": "backgammon", "match_length": 5,
+        "start": "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:1:0:5:10"});
+    for spec in [intl.clone(), money.clone(), tric.clone(), from_fen, from_xgid] {
         let mut spec = spec;
-        spec["clock"] = json!({"initial_s": 1, "increment_s": 0});
+        spec["clock"] = if spec["start"].is_null() {
+            json!({"initial_s": 1, "increment_s": 0})
+        } else {
+            json!({"initial_s": 1, "increment_s": 0, "delay_s": 1})
+        };
         let (id, t) = create(addr, spec);
         let s = play_until(addr, &id, &t, |s| !s["clock"]["running"].is_null());
         assert!(s["result"].is_null(), "{s}");
         flagged.push((id, t));
     }
-    std::thread::sleep(std::time::Duration::from_millis(1600));
+    std::thread::sleep(std::time::Duration::from_millis(2600));
     for (id, t) in flagged {
         let s = state(addr, &id);
         assert_eq!(s["result"]["reason"], "time", "{s}");
-        let what = format!("{}: a flag on time", s["spec"]["family"].as_str().unwrap());
+        let mut what = format!("{}: a flag on time", s["spec"]["family"].as_str().unwrap());
+        if let Some(start) = s["spec"]["start"].as_str() {
+            assert_eq!(s["spec"]["clock"]["delay_s"], 1, "{s}");
+            what += &format!(" from {start}, with a delay");
+        }
         done.push(snapshot(addr, &what, &id, t));
     }
 

@@ -15,8 +15,8 @@ use crate::search::{self, Level};
 /// How a player decides: its level of play and whether it offers doubles.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Player {
-    /// Look-ahead and noise of checker plays (cube decisions search as deep, from one ply to
-    /// two, or none at the noisy levels).
+    /// Look-ahead and noise of checker plays (doubles search as deep, from one ply to two,
+    /// answers to a double one ply more; none at the noisy levels).
     pub level: Level,
     /// Offers doubles (takes, drops and beavers are always decided).
     pub doubles: bool,
@@ -32,14 +32,25 @@ impl Player {
         }
     }
 
-    /// Cube decisions search as deep as the checker plays, with one ply at least (21 rolls at
-    /// 0-ply: a millisecond) and two at most (about 15 ms), except at the noisy beginner
+    /// Doubling decisions search as deep as the checker plays, with one ply at least (21 rolls
+    /// at 0-ply: a millisecond) and two at most (about 15 ms), except at the noisy beginner
     /// levels, which look at the position alone.
     fn cube_plies(&self) -> u32 {
         if self.level.noise > 0.0 {
             0
         } else {
             self.level.plies.clamp(1, 2)
+        }
+    }
+
+    /// Answers to a double (and to a resignation) search one ply deeper than doubles: they
+    /// come a few times a game, and a wrong take or pass costs most (at level 5, 3 plies, about
+    /// 0.3 s).
+    fn answer_plies(&self) -> u32 {
+        if self.level.noise > 0.0 {
+            0
+        } else {
+            self.cube_plies() + 1
         }
     }
 
@@ -64,7 +75,7 @@ impl Player {
         ci: &CubeInfo,
         s: &mut Scratch,
     ) -> Action {
-        let d = search::cube_decision(ev, pos, ci, self.cube_plies(), s);
+        let d = search::cube_decision(ev, pos, ci, self.answer_plies(), s);
         if d.beaver && ci.beavers && ci.match_length == 0 {
             Action::Beaver
         } else if d.take {
@@ -85,7 +96,7 @@ impl Player {
         points: u32,
         s: &mut Scratch,
     ) -> bool {
-        let d = search::cube_decision(ev, pos, ci, self.cube_plies(), s);
+        let d = search::cube_decision(ev, pos, ci, self.answer_plies(), s);
         // The resigner's cubeful equity, in points: we get its opposite by playing on.
         let resigner = if ci.may_double() {
             d.no_double.max(d.double_take.min(d.double_pass))

@@ -333,7 +333,13 @@ fn every_ending_survives_a_restart_exactly() {
         "start": "W:W31,32,33,34,35,36,37,38:B11,12,13,14,15,16,17,18"});
     let from_xgid = json!({"family": "backgammon", "match_length": 5,
         "start": "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:2:1:0:5:10"});
-    for spec in [intl.clone(), money.clone(), tric.clone(), from_fen, from_xgid] {
+    for spec in [
+        intl.clone(),
+        money.clone(),
+        tric.clone(),
+        from_fen,
+        from_xgid,
+    ] {
         let mut spec = spec;
         spec["clock"] = if spec["start"].is_null() {
             json!({"initial_s": 1, "increment_s": 0})

@@ -413,9 +413,12 @@ pub fn decide(p: &Probs, ci: &CubeInfo, x: f32) -> CubeDecision {
         no_double,
         double_take,
         double_pass,
-        // A tie goes to the double: cashing is as good as playing on, and certain (under the
-        // Jacoby rule a position too good for the doubling window wins no more than the cube).
-        double: may && best_double > no_double - 1e-4,
+        // A tie with a pass goes to the double: cashing is as good as playing on, and certain
+        // (under the Jacoby rule a position too good for the doubling window wins no more
+        // than the cube). A tie with a take (a dead cube in a lost match) does not.
+        double: may
+            && (best_double > no_double
+                || (double_take > double_pass && double_pass > no_double - 1e-4)),
         take: double_take <= double_pass,
         beaver: ci.match_length == 0 && ci.beavers && double_take < 0.0,
         too_good: may && double_take > double_pass && no_double >= double_pass,
@@ -548,5 +551,14 @@ mod tests {
             ..ci
         };
         assert!(!decide(&[0.8, 0.1, 0.0, 0.1, 0.0], &crawford, 0.68).double);
+        // A lost game whose loss loses the match whatever the cube: doubling ties with playing
+        // on, and a tie with a take is not a reason to double.
+        let lost = CubeInfo {
+            match_length: 7,
+            score: [0, 5],
+            ..CubeInfo::money()
+        };
+        let d = decide(&[0.0, 0.0, 0.0, 1.0, 0.0], &lost, 0.68);
+        assert!(!d.double && d.take, "{d:?}");
     }
 }

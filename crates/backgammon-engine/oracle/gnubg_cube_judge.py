@@ -1,4 +1,4 @@
-# GNU Backgammon's verdict on cube decisions, for `tablier bench backgammon-cube`.
+# GNU Backgammon's (or bgsage's) verdict on cube decisions, for `tablier bench backgammon-cube`.
 #   .venv/bin/python crates/backgammon-engine/oracle/gnubg_cube_judge.py IDS OUT [PLIES ...]
 # IDS: one GNUbgID a line (position before the roll, cube and score in the Match ID).
 # OUT: JSON lines {"id", "p<N>": [no double, double/take, double/pass]} for each of PLIES
@@ -6,9 +6,12 @@
 # (gnubg's `eval`, cube decisions and the position both evaluated at N plies, its default
 # pruning), and "probs<N>", its cubeless probabilities at N plies. Resumable: positions already
 # in OUT are skipped, so an interrupted run goes on where it stopped. Progress goes to stderr.
+# A ply given as `sageN` asks bgsage (PyPI, MPL-2.0, its own nets: a judge that shares nothing
+# with gnubg) at N plies instead, written "s<N>" and "sprobs<N>"; money games only (Jacoby on,
+# no beaver, as gnubg's equities are given).
 # Uses PyPI gnubg (installed by scripts/python-env.sh); GNU Backgammon is GPL and stays outside the
 # repository, only its verdicts are read.
-import json, os, re, sys, time
+import base64, json, os, re, sys, time
 
 import gnubg
 
@@ -16,7 +19,36 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gnubg_text import capture  # noqa: E402
 
 ids_path, out_path = sys.argv[1], sys.argv[2]
-plies = [int(p) for p in sys.argv[3:]] or [2, 3]
+plies = sys.argv[3:] or ['2', '3']
+sage = {}
+
+
+def sage_board(pid):
+    """bgsage's board (26 numbers, the side on roll positive, index 25 his bar, index 0 the
+    opponent's bar counted positive) from a Position ID."""
+    opp, me = gnubg.positionfromid(pid)
+    out = [0] * 26
+    for i in range(24):
+        out[i + 1] = me[i] - opp[23 - i]
+    out[25], out[0] = me[24], opp[24]
+    return out
+
+
+def judge_sage(n, gid):
+    import bgsage
+    if n not in sage:
+        sage[n] = bgsage.BgBotAnalyzer(eval_level='%dply' % n, parallel_threads=1)
+    pid, mid = gid.split(':')
+    # The Match ID's first bits: log2 of the cube (4), its owner (2: 3 centred, else the
+    # gnubg player; the side on roll is player 1 here).
+    bits = int.from_bytes(base64.b64decode(mid), 'little')
+    cube = 1 << (bits & 15)
+    owner = {3: 'centered', 1: 'player', 0: 'opponent'}[(bits >> 4) & 3]
+    c = sage[n].cube_action(sage_board(pid), cube, owner, jacoby=True, beaver=False)
+    p = c.probs
+    return ([c.equity_nd, c.equity_dt, c.equity_dp],
+            [p.win, p.gammon_win, p.backgammon_win, p.gammon_loss, p.backgammon_loss])
+
 
 
 capture(lambda: gnubg.command('set threads 1'))  # the PyPI build deadlocks in `eval` otherwise
@@ -58,16 +90,21 @@ if os.path.exists(out_path):
 with open(ids_path) as f:
     ids = [l.strip() for l in f if l.strip()]
 todo = [i for i in ids if i not in done]
-print('gnubg cube verdicts at plies %s: %d positions, %d already judged'
+print('cube verdicts at plies %s: %d positions, %d already judged'
       % (plies, len(ids), len(ids) - len(todo)), file=sys.stderr, flush=True)
 start = time.time()
 with open(out_path, 'a') as out:
     for k, gid in enumerate(todo):
         row = {'id': gid}
-        for n in plies:
+        for ply in plies:
+            if ply.startswith('sage'):
+                n = int(ply[4:])
+                row['s%d' % n], row['sprobs%d' % n] = judge_sage(n, gid)
+                continue
+            n = int(ply)
             capture(lambda: gnubg.command('set evaluation cubedecision evaluation plies %d' % n))
             capture(lambda: gnubg.command('set evaluation chequerplay evaluation plies %d' % n))
-            gnubg.setgnubgid(gid)
+            capture(lambda: gnubg.setgnubgid(gid))
             eq, probs = verdict(capture(lambda: gnubg.command('eval')))
             row['p%d' % n] = eq
             row['probs%d' % n] = probs

@@ -354,6 +354,31 @@ mod tests {
     }
 
     #[test]
+    fn post_crawford_trailer_doubles_at_once_at_every_depth() {
+        use crate::cube::CubeInfo;
+        let ev = Evaluator::shipped();
+        let mut s = Scratch::default();
+        // Even scores away (4-away, 2-away) against 1-away: the leader's free drop is worth
+        // nothing, doubling at once is right (at odd scores it is nearly a tie).
+        for (len, me) in [(7, 3), (7, 5), (5, 1), (5, 3)] {
+            let ci = CubeInfo {
+                match_length: len,
+                score: [me, len - 1],
+                post_crawford: true,
+                ..CubeInfo::money()
+            };
+            for plies in 0..=2 {
+                let d = cube_decision(ev, &Position::start(), &ci, plies, &mut s);
+                assert!(
+                    d.double,
+                    "{len} points, {me}-{}, {plies} plies: {d:?}",
+                    len - 1
+                );
+            }
+        }
+    }
+
+    #[test]
     fn deeper_search_agrees_on_forced_plays_and_levels_clamp() {
         let ev = Evaluator::shipped();
         let mut s = Scratch::default();

@@ -1,13 +1,14 @@
 //! `tablier bench backgammon-cube`: GNU Backgammon (PyPI gnubg, which nobody here wrote)
 //! judges the cube decisions of a small self-play set at 2 and 3 plies; the bench prints gnubg
 //! 2-ply's errors, our cube model's on gnubg's probabilities and ours at each look-ahead, keeps
-//! the verdicts, and a second run judges nothing again.
+//! the verdicts, and a second run judges nothing again; bgsage (PyPI, its own nets) judges the
+//! same set when asked.
 
 use std::process::Command;
 
 const TABLIER: &str = env!("CARGO_BIN_EXE_tablier");
 
-fn bench(judged: &std::path::Path) -> (String, String) {
+fn bench(judged: &std::path::Path, judge: &str) -> (String, String) {
     let python = tablier_test_support::python::gnubg();
     let out = Command::new(TABLIER)
         .args([
@@ -22,6 +23,7 @@ fn bench(judged: &std::path::Path) -> (String, String) {
         .arg(&python)
         .arg("--judged")
         .arg(judged)
+        .args(["--judge", judge])
         .output()
         .expect("tablier runs");
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
@@ -36,7 +38,7 @@ fn gnubg_judges_our_cube_decisions_once() {
     std::fs::create_dir_all(&dir).unwrap();
     let judged = dir.join("judged.jsonl");
     let _ = std::fs::remove_file(&judged);
-    let (out, err) = bench(&judged);
+    let (out, err) = bench(&judged, "gnubg");
     assert!(err.contains("12 positions, 0 already judged"), "{err}");
     for who in [
         "gnubg 2-ply",
@@ -67,7 +69,7 @@ fn gnubg_judges_our_cube_decisions_once() {
         }
     }
     // The second run finds every verdict already there.
-    let (again, err) = bench(&judged);
+    let (again, err) = bench(&judged, "gnubg");
     assert!(err.contains("12 positions, 12 already judged"), "{err}");
     let first_line = |t: &str| {
         t.lines()
@@ -75,5 +77,20 @@ fn gnubg_judges_our_cube_decisions_once() {
             .map(str::to_owned)
     };
     assert_eq!(first_line(&out), first_line(&again));
+    // bgsage (nets of its own) as the judge: gnubg 3-ply is then one of the judged.
+    let (sage, err) = bench(&judged, "bgsage");
+    assert!(err.contains("12 positions, 0 already judged"), "{err}");
+    assert!(sage.contains("judged by bgsage 3-ply"), "{sage}");
+    for who in ["gnubg 3-ply ", "our cube model on bgsage 3-ply probs"] {
+        assert!(
+            sage.lines().any(|l| l.starts_with(who)),
+            "no {who}:\n{sage}"
+        );
+    }
+    let sage_file = judged.with_file_name("judged-bgsage.jsonl");
+    assert_eq!(
+        std::fs::read_to_string(sage_file).unwrap().lines().count(),
+        12
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

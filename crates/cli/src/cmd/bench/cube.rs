@@ -52,6 +52,19 @@ pub struct BenchCubeArgs {
     /// Show the N worst decisions of each of our players (position, gnubg's verdict, ours).
     #[arg(long, default_value_t = 0)]
     show: usize,
+    /// The judge: gnubg at 3 plies, or bgsage at 3 plies (PyPI bgsage, nets of its own: then
+    /// gnubg 3-ply is judged beside gnubg 2-ply).
+    #[arg(long, value_enum, default_value_t = Judge::Gnubg)]
+    judge: Judge,
+}
+
+/// Who judges the decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Judge {
+    /// GNU Backgammon 3-ply.
+    Gnubg,
+    /// bgsage 3-ply.
+    Bgsage,
 }
 
 /// gnubg's equities of the three actions, in units of the cube, for the player on roll:
@@ -64,10 +77,12 @@ struct Judged {
     ci: CubeInfo,
     /// gnubg at 2 plies.
     p2: Verdict,
-    /// gnubg at 3 plies: the judge.
+    /// gnubg at 3 plies.
     p3: Verdict,
-    /// gnubg's cubeless probabilities at 3 plies.
-    probs3: Probs,
+    /// The judge's verdict: gnubg's or bgsage's at 3 plies.
+    judge: Verdict,
+    /// The judge's cubeless probabilities.
+    judge_probs: Probs,
 }
 
 /// Errors of one player's decisions under the judge, summed over the set.
@@ -205,18 +220,17 @@ fn verdict(v: &serde_json::Value, key: &str) -> Option<[f32; 3]> {
     ])
 }
 
-/// Runs gnubg on the positions not judged yet and reads every verdict back.
-fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judged>> {
-    let path = args.judged.clone().unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "target/bg-cube/judged-{}-{}.jsonl",
-            args.seed, args.positions
-        ))
-    });
+/// Runs the judge script on the positions of `ids` not in `path` yet (`plies` as it reads
+/// them) and reads every verdict back, by position.
+fn run_judge(
+    args: &BenchCubeArgs,
+    ids: &[String],
+    path: &std::path::Path,
+    plies: &[&str],
+) -> Result<HashMap<String, serde_json::Value>> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let ids: Vec<String> = set.iter().map(|(p, ci)| id_of(p, ci)).collect();
     let list = path.with_extension("ids");
     std::fs::write(&list, ids.join("\n") + "\n")?;
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -224,8 +238,8 @@ fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judge
     let status = std::process::Command::new(&args.python)
         .arg(&script)
         .arg(&list)
-        .arg(&path)
-        .args(["2", "3"])
+        .arg(path)
+        .args(plies)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .status()
@@ -236,32 +250,70 @@ fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judge
             )
         })?;
     if !status.success() {
-        bail!("gnubg's judgement stopped ({status}); run again to go on");
+        bail!("the judgement stopped ({status}); run again to go on");
     }
-    let mut by_id: HashMap<String, serde_json::Value> = HashMap::new();
-    for line in std::fs::read_to_string(&path)?.lines() {
+    let mut by_id = HashMap::new();
+    for line in std::fs::read_to_string(path)?.lines() {
         let v: serde_json::Value = serde_json::from_str(line)
             .with_context(|| format!("{}: not JSON: {line}", path.display()))?;
         if let Some(id) = v.get("id").and_then(|i| i.as_str()) {
             by_id.insert(id.to_owned(), v.clone());
         }
     }
+    Ok(by_id)
+}
+
+fn probs_of(v: &serde_json::Value, key: &str) -> Result<Probs> {
+    let pr = v
+        .get(key)
+        .and_then(|p| p.as_array())
+        .with_context(|| format!("no {key}"))?;
+    let mut probs = [0.0f32; 5];
+    for (k, x) in probs.iter_mut().enumerate() {
+        *x = pr.get(k).and_then(serde_json::Value::as_f64).unwrap_or(0.0) as f32;
+    }
+    Ok(probs)
+}
+
+/// Has gnubg (and bgsage, when it judges) judge the positions not judged yet, and reads
+/// every verdict back.
+fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judged>> {
+    let path = args.judged.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "target/bg-cube/judged-{}-{}.jsonl",
+            args.seed, args.positions
+        ))
+    });
+    let ids: Vec<String> = set.iter().map(|(p, ci)| id_of(p, ci)).collect();
+    let gnubg = run_judge(args, &ids, &path, &["2", "3"])?;
+    let sage = if args.judge == Judge::Bgsage {
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("judged");
+        let sage_path = path.with_file_name(format!("{stem}-bgsage.jsonl"));
+        Some(run_judge(args, &ids, &sage_path, &["sage3"])?)
+    } else {
+        None
+    };
     let mut out = Vec::with_capacity(set.len());
     for (id, (pos, ci)) in ids.iter().zip(set) {
-        let v = by_id
+        let v = gnubg
             .get(id)
             .with_context(|| format!("gnubg gave no verdict on {id}"))?;
         let (Some(p2), Some(p3)) = (verdict(v, "p2"), verdict(v, "p3")) else {
             bail!("{id}: a verdict lacks p2 or p3");
         };
-        let pr = v
-            .get("probs3")
-            .and_then(|p| p.as_array())
-            .context("no probs3")?;
-        let mut probs3 = [0.0f32; 5];
-        for (k, x) in probs3.iter_mut().enumerate() {
-            *x = pr.get(k).and_then(serde_json::Value::as_f64).unwrap_or(0.0) as f32;
-        }
+        let (judge, judge_probs) = match &sage {
+            None => (p3, probs_of(v, "probs3")?),
+            Some(sage) => {
+                let s = sage
+                    .get(id)
+                    .with_context(|| format!("bgsage gave no verdict on {id}"))?;
+                let s3 = verdict(s, "s3").with_context(|| format!("{id}: no s3"))?;
+                (s3, probs_of(s, "sprobs3")?)
+            }
+        };
         // The ID read back is the same position (a check of the encoding both ways).
         debug_assert_eq!(parse_gnubg_id(id).map(|(p, _)| p).ok(), Some(*pos));
         out.push(Judged {
@@ -269,7 +321,8 @@ fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judge
             ci: *ci,
             p2,
             p3,
-            probs3,
+            judge,
+            judge_probs,
         });
     }
     Ok(out)
@@ -281,35 +334,51 @@ pub fn run(args: &BenchCubeArgs) -> Result<()> {
     let t = Instant::now();
     let set = draw_positions(&ev, args.positions, args.seed);
     eprintln!(
-        "{} positions drawn from self-play in {:.1} s; gnubg judges them (2 and 3 plies)",
+        "{} positions drawn from self-play in {:.1} s; gnubg (2 and 3 plies){} judges them",
         set.len(),
+        if args.judge == Judge::Bgsage {
+            " and bgsage (3 plies)"
+        } else {
+            ""
+        },
         t.elapsed().as_secs_f64()
     );
     let judged = judge(args, &set)?;
+    let judge_name = match args.judge {
+        Judge::Gnubg => "gnubg 3-ply (PyPI gnubg 1.1.0a16)",
+        Judge::Bgsage => "bgsage 3-ply (PyPI bgsage)",
+    };
+    let model_row = match args.judge {
+        Judge::Gnubg => "our cube model on gnubg 3-ply probs",
+        Judge::Bgsage => "our cube model on bgsage 3-ply probs",
+    };
     println!(
-        "Cube decisions on {} money positions (Jacoby, beavers; {} redoubles), judged by gnubg 3-ply (PyPI gnubg 1.1.0a16); mEMG per close decision (within {CLOSE} of the other choice under the judge)",
+        "Cube decisions on {} money positions (Jacoby, beavers; {} redoubles), judged by {judge_name}; mEMG per close decision (within {CLOSE} of the other choice under the judge)",
         judged.len(),
         judged.iter().filter(|j| j.ci.owner == Owner::Me).count()
     );
     let mut theirs = Tally::default();
+    let mut theirs3 = Tally::default();
     let mut janowski_on_theirs = Tally::default();
     let mut worst = Vec::new();
     for j in &judged {
         let [nd, dt, dp] = j.p2;
-        theirs.add(&j.p3, dt.min(dp) > nd, dt <= dp);
+        theirs.add(&j.judge, dt.min(dp) > nd, dt <= dp);
+        let [nd, dt, dp] = j.p3;
+        theirs3.add(&j.judge, dt.min(dp) > nd, dt <= dp);
         let x = cube::cube_efficiency(classify(&j.pos), j.pos.pip_count().0);
-        let d = cube::decide(&j.probs3, &j.ci, x);
+        let d = cube::decide(&j.judge_probs, &j.ci, x);
         let before = janowski_on_theirs.doubler_error + janowski_on_theirs.taker_error;
-        janowski_on_theirs.add(&j.p3, d.double, d.take);
+        janowski_on_theirs.add(&j.judge, d.double, d.take);
         let e = janowski_on_theirs.doubler_error + janowski_on_theirs.taker_error - before;
-        worst.push((e, j, d, j.probs3));
+        worst.push((e, j, d, j.judge_probs));
     }
     println!("{}", theirs.line("gnubg 2-ply", ""));
-    println!(
-        "{}",
-        janowski_on_theirs.line("our cube model on gnubg 3-ply probs", "")
-    );
-    show_worst("our cube model on gnubg 3-ply probs", worst, args.show);
+    if args.judge == Judge::Bgsage {
+        println!("{}", theirs3.line("gnubg 3-ply", ""));
+    }
+    println!("{}", janowski_on_theirs.line(model_row, ""));
+    show_worst(model_row, worst, args.show);
     let mut s = Scratch::default();
     for &plies in &args.plies {
         for cubeful in [false, true] {
@@ -334,7 +403,7 @@ pub fn run(args: &BenchCubeArgs) -> Result<()> {
                     search::cube_decision_cubeless(&ev, &j.pos, &j.ci, plies, &mut s)
                 };
                 let before = ours.doubler_error + ours.taker_error;
-                ours.add(&j.p3, d.double, d.take);
+                ours.add(&j.judge, d.double, d.take);
                 worst.push((ours.doubler_error + ours.taker_error - before, j, d, p));
                 bar.inc(1);
             }
@@ -368,15 +437,15 @@ fn show_worst(who: &str, mut worst: Vec<(f64, &Judged, cube::CubeDecision, Probs
             )
         };
         println!(
-            "  {:6.3} {} {:?} pips {:?}\n         gnubg 3-ply probs {} nd {:+.3} dt {:+.3} dp {:+.3}\n         ours        probs {} nd {:+.3} dt {:+.3} -> {}{}",
+            "  {:6.3} {} {:?} pips {:?}\n         judge's probs {} nd {:+.3} dt {:+.3} dp {:+.3}\n         ours    probs {} nd {:+.3} dt {:+.3} -> {}{}",
             e,
             id_of(&j.pos, &j.ci),
             classify(&j.pos),
             j.pos.pip_count(),
-            f(&j.probs3),
-            j.p3[0],
-            j.p3[1],
-            j.p3[2],
+            f(&j.judge_probs),
+            j.judge[0],
+            j.judge[1],
+            j.judge[2],
             f(&p),
             d.no_double,
             d.double_take,

@@ -406,22 +406,31 @@ pub fn decide(p: &Probs, ci: &CubeInfo, x: f32) -> CubeDecision {
     } else {
         dead2
     };
-    let double_pass = 1.0;
-    let may = ci.may_double();
-    let best_double = double_take.min(double_pass);
-    CubeDecision {
-        no_double,
-        double_take,
-        double_pass,
-        // A tie with a pass goes to the double: cashing is as good as playing on, and certain
-        // (under the Jacoby rule a position too good for the doubling window wins no more
-        // than the cube). A tie with a take (a dead cube in a lost match) does not.
-        double: may
-            && (best_double > no_double
-                || (double_take > double_pass && double_pass > no_double - 1e-4)),
-        take: double_take <= double_pass,
-        beaver: ci.match_length == 0 && ci.beavers && double_take < 0.0,
-        too_good: may && double_take > double_pass && no_double >= double_pass,
+    CubeDecision::from_equities(no_double, double_take, ci)
+}
+
+impl CubeDecision {
+    /// The decision from the equities of no double and double/take (double/pass is +1), in
+    /// units of the cube of `ci`, for the player on roll.
+    #[must_use]
+    pub fn from_equities(no_double: f32, double_take: f32, ci: &CubeInfo) -> CubeDecision {
+        let double_pass = 1.0;
+        let may = ci.may_double();
+        let best_double = double_take.min(double_pass);
+        CubeDecision {
+            no_double,
+            double_take,
+            double_pass,
+            // A tie with a pass goes to the double: cashing is as good as playing on, and
+            // certain (under the Jacoby rule a position too good for the doubling window wins
+            // no more than the cube). A tie with a take (a dead cube in a lost match) does not.
+            double: may
+                && (best_double > no_double
+                    || (double_take > double_pass && double_pass > no_double - 1e-4)),
+            take: double_take <= double_pass,
+            beaver: ci.match_length == 0 && ci.beavers && double_take < 0.0,
+            too_good: may && double_take > double_pass && no_double >= double_pass,
+        }
     }
 }
 

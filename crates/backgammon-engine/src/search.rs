@@ -212,17 +212,7 @@ pub fn cubeful_decisions(
         }
         let double_take = rescale(ci, acc[k], ci.value * 2, ci.value);
         k += 1;
-        out.push(CubeDecision {
-            no_double,
-            double_take,
-            double_pass: 1.0,
-            // As in [`crate::cube::decide`], a tie with a pass goes to the double.
-            double: double_take.min(1.0) > no_double
-                || (double_take > 1.0 && 1.0 > no_double - 1e-4),
-            take: double_take <= 1.0,
-            beaver: ci.match_length == 0 && ci.beavers && double_take < 0.0,
-            too_good: double_take > 1.0 && no_double >= 1.0,
-        });
+        out.push(CubeDecision::from_equities(no_double, double_take, ci));
     }
     out
 }

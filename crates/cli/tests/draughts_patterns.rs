@@ -70,23 +70,63 @@ fn learns_saves_reloads_and_plays_with_pattern_tables() {
         .lines()
         .all(|l| l.contains(";W:") || l.contains(";B:")));
 
-    // The saved games alone give the same positions back.
+    // The saved games alone give the same positions back; from them, two-phase tables
+    // (opening and endgame).
+    let reload = |extra: &[&str], out: &PathBuf| {
+        let mut args = vec![
+            "train",
+            "draughts",
+            "--patterns",
+            "--games",
+            "0",
+            "--epochs",
+            "1",
+            "--quiet",
+            "--load-games",
+        ];
+        let (g, o) = (s(&games), s(out));
+        args.push(&g);
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", &o]);
+        tablier(&args)
+    };
+    let o = reload(&["--phased"], &again);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("40 games"), "{}", text(&o));
+    assert!(text(&o).contains("of 367416 entries set"), "{}", text(&o));
+    let t2 = PatternWeights::from_bytes(&std::fs::read(&again).unwrap()).unwrap();
+    assert_eq!((t2.windows(), t2.phases()), (28, 2));
+    // New tables checked in games against older ones rather than against none.
+    let o = reload(
+        &[
+            "--check-pairs",
+            "1",
+            "--check-depth",
+            "1",
+            "--check-patterns",
+            &s(&tables),
+        ],
+        &d.join("checked.bin"),
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("new tables vs --check-patterns, 2 games at depth 1"),
+        "{}",
+        text(&o)
+    );
+    // Tables of one phase and of two are not averaged together.
     let o = tablier(&[
         "train",
         "draughts",
         "--patterns",
-        "--games",
-        "0",
-        "--epochs",
-        "1",
-        "--quiet",
-        "--load-games",
-        &s(&games),
-        "--out",
+        "--average",
+        &s(&tables),
         &s(&again),
+        "--out",
+        &s(&d.join("avg.bin")),
     ]);
-    assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("40 games"), "{}", text(&o));
+    assert!(!o.status.success());
+    assert!(text(&o).contains("different sizes"), "{}", text(&o));
 
     // The match runner plays with the tables against the same engine without them.
     let o = tablier(&[
@@ -126,7 +166,7 @@ fn bad_files_are_refused_with_the_reason() {
         "1",
     ]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("TPAT1"), "{}", text(&o));
+    assert!(text(&o).contains("TPAT1 or TPAT2"), "{}", text(&o));
 
     let games = d.join("g.txt");
     std::fs::write(&games, "0.5;W:W31:B19\nnonsense\n").unwrap();

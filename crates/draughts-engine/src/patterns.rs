@@ -16,6 +16,11 @@
 //! on the evaluation, as for the feature weights, by stochastic gradient descent with an L2
 //! pull toward zero (a configuration the games never show stays at 0).
 //!
+//! Tables can come in two phases, one for the opening and one for the endgame: a position's
+//! score is then the blend `t · opening + (1 − t) · endgame`, where `t` is the share of the
+//! starting pieces still on the board ([`Windows::phase`]). The same block of men is worth one
+//! thing with the board full and another once the exchanges have thinned it out.
+//!
 //! # Example
 //! ```
 //! use tablier_draughts::{Position, G10, INTERNATIONAL};
@@ -43,25 +48,41 @@ pub const WINDOW_SQUARES: usize = 8;
 /// Configurations of a window (3⁸).
 pub const CONFIGS: usize = 6561;
 
-/// The learnt values: one table of [`CONFIGS`] entries (centi-men, white's side) per window.
+/// The learnt values: one table of [`CONFIGS`] entries (centi-men, white's side) per window,
+/// and per phase when there are two (the opening's tables first, then the endgame's).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternWeights {
     windows: usize,
+    phases: usize,
     values: Vec<f32>,
 }
 
-/// The file layout's first bytes.
+/// The file layout's first bytes: one phase.
 const MAGIC: &[u8; 5] = b"TPAT1";
+/// The file layout's first bytes: two phases (opening, endgame).
+const MAGIC2: &[u8; 5] = b"TPAT2";
 /// Stored values are in tenths of a centi-man.
 const SCALE: f32 = 10.0;
 
 impl PatternWeights {
-    /// Tables of `windows` windows holding zeros.
+    /// Tables of `windows` windows holding zeros, one phase.
     #[must_use]
     pub fn zeros(windows: usize) -> Self {
+        Self::zeros_phased(windows, 1)
+    }
+
+    /// Tables of `windows` windows holding zeros, in `phases` phases (1, or 2: opening and
+    /// endgame).
+    ///
+    /// # Panics
+    /// When `phases` is neither 1 nor 2.
+    #[must_use]
+    pub fn zeros_phased(windows: usize, phases: usize) -> Self {
+        assert!(phases == 1 || phases == 2, "1 or 2 phases");
         PatternWeights {
             windows,
-            values: vec![0.0; windows * CONFIGS],
+            phases,
+            values: vec![0.0; phases * windows * CONFIGS],
         }
     }
 
@@ -71,10 +92,28 @@ impl PatternWeights {
         self.windows
     }
 
-    /// The value of configuration `config` in window `w`.
+    /// Number of phases (1, or 2: opening and endgame).
+    #[must_use]
+    pub fn phases(&self) -> usize {
+        self.phases
+    }
+
+    /// The value of configuration `config` in window `w` (the opening's, with two phases).
     #[must_use]
     pub fn value(&self, w: usize, config: usize) -> f32 {
         self.values[w * CONFIGS + config]
+    }
+
+    /// The value of configuration `config` in window `w` at phase `t` (the share of the
+    /// starting pieces on the board, 0 to 1).
+    #[must_use]
+    pub fn value_at(&self, w: usize, config: usize, t: f32) -> f32 {
+        let open = self.values[w * CONFIGS + config];
+        if self.phases == 1 {
+            return open;
+        }
+        let end = self.values[(self.windows + w) * CONFIGS + config];
+        t * open + (1.0 - t) * end
     }
 
     /// Entries that are not zero once stored (to a tenth of a centi-man).
@@ -92,7 +131,10 @@ impl PatternWeights {
     /// A message when there is no table or their sizes differ.
     pub fn average(tables: &[PatternWeights]) -> Result<PatternWeights, String> {
         let first = tables.first().ok_or("no table to average")?;
-        if tables.iter().any(|t| t.windows != first.windows) {
+        if tables
+            .iter()
+            .any(|t| t.windows != first.windows || t.phases != first.phases)
+        {
             return Err("tables of different sizes".into());
         }
         let n = tables.len() as f32;
@@ -101,13 +143,15 @@ impl PatternWeights {
             .collect();
         Ok(PatternWeights {
             windows: first.windows,
+            phases: first.phases,
             values,
         })
     }
 
-    /// The tables as bytes: `TPAT1`, the window count (u32, little-endian), then the runs of
-    /// the values in tenths of a centi-man: for each run, the zeros before it (u16), its
-    /// length (u16) and its values (i16 each), until every entry is accounted for.
+    /// The tables as bytes: `TPAT1` (one phase) or `TPAT2` (two), the window count (u32,
+    /// little-endian), then the runs of the values in tenths of a centi-man: for each run, the
+    /// zeros before it (u16), its length (u16) and its values (i16 each), until every entry is
+    /// accounted for.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let q: Vec<i16> = self
@@ -115,7 +159,7 @@ impl PatternWeights {
             .iter()
             .map(|v| (v * SCALE).round().clamp(-32767.0, 32767.0) as i16)
             .collect();
-        let mut out = MAGIC.to_vec();
+        let mut out = if self.phases == 2 { MAGIC2 } else { MAGIC }.to_vec();
         out.extend_from_slice(&(self.windows as u32).to_le_bytes());
         let mut i = 0;
         while i < q.len() {
@@ -142,15 +186,19 @@ impl PatternWeights {
     /// # Errors
     /// A message when the bytes are not such tables (wrong header, truncated, too long).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
-        let rest = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or("not pattern tables (no TPAT1 header)")?;
+        let (phases, rest) = if let Some(rest) = bytes.strip_prefix(MAGIC.as_slice()) {
+            (1, rest)
+        } else if let Some(rest) = bytes.strip_prefix(MAGIC2.as_slice()) {
+            (2, rest)
+        } else {
+            return Err("not pattern tables (no TPAT1 or TPAT2 header)".into());
+        };
         let (count, mut rest) = rest.split_at_checked(4).ok_or("truncated header")?;
         let windows = u32::from_le_bytes(count.try_into().expect("4 bytes")) as usize;
         if windows == 0 || windows > 1000 {
             return Err(format!("{windows} windows"));
         }
-        let total = windows * CONFIGS;
+        let total = phases * windows * CONFIGS;
         let mut values = Vec::with_capacity(total);
         let u16_at = |r: &mut &[u8]| -> Result<u16, String> {
             let (b, tail) = r.split_at_checked(2).ok_or("truncated tables")?;
@@ -171,7 +219,11 @@ impl PatternWeights {
         if !rest.is_empty() {
             return Err("bytes after the tables".into());
         }
-        Ok(PatternWeights { windows, values })
+        Ok(PatternWeights {
+            windows,
+            phases,
+            values,
+        })
     }
 }
 
@@ -189,6 +241,8 @@ pub struct Windows<G: Geometry> {
     black: Vec<[u8; WINDOW_SQUARES]>,
     /// Bit indices of the playable squares of each row, left to right.
     rows: Vec<Vec<u8>>,
+    /// Pieces of the starting position (both sides): the phase's full board.
+    full: f32,
     _board: std::marker::PhantomData<G>,
 }
 
@@ -240,6 +294,7 @@ impl<G: Geometry> Windows<G> {
             white,
             black,
             rows,
+            full: (2 * (n / 2 - 1) * G::H) as f32,
             _board: std::marker::PhantomData,
         }
     }
@@ -254,6 +309,14 @@ impl<G: Geometry> Windows<G> {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.white.is_empty()
+    }
+
+    /// The phase of `pos`: the share of the starting position's pieces (men and kings of both
+    /// sides) still on the board, from 1 (full board) down to 0.
+    #[must_use]
+    pub fn phase(&self, pos: &Position<G>) -> f32 {
+        let pieces = (pos.side_bits(Side::White) | pos.side_bits(Side::Black)).count() as f32;
+        (pieces / self.full).min(1.0)
     }
 
     /// The configuration of every window for white (first half) and for black (second half):
@@ -303,6 +366,8 @@ impl<G: Geometry> Windows<G> {
             }
         }
         let mut s = 0.0f32;
+        let mut e = 0.0f32;
+        let end = table.windows * CONFIGS;
         let mut w = 0;
         for r0 in 0..=n - 4 {
             for j in 0..pairs {
@@ -311,22 +376,34 @@ impl<G: Geometry> Windows<G> {
                 let (rb, jb) = (n - 1 - r0, pairs - 1 - j);
                 let ib =
                     tb[rb][jb] + 9 * tb[rb - 1][jb] + 81 * tb[rb - 2][jb] + 729 * tb[rb - 3][jb];
-                let t = &table.values[w * CONFIGS..(w + 1) * CONFIGS];
+                let at = w * CONFIGS;
+                let t = &table.values[at..at + CONFIGS];
                 s += t[iw as usize] - t[ib as usize];
+                if table.phases == 2 {
+                    let t = &table.values[end + at..end + at + CONFIGS];
+                    e += t[iw as usize] - t[ib as usize];
+                }
                 w += 1;
             }
         }
-        s
+        if table.phases == 2 {
+            let t = self.phase(pos);
+            t * s + (1.0 - t) * e
+        } else {
+            s
+        }
     }
 }
 
 /// Training positions for [`fit`]: per position the linear evaluation (centi-men, white's
-/// side), the game's result for white, and the window configurations ([`Windows::configs`]).
+/// side), the game's result for white, its phase ([`Windows::phase`]) and the window
+/// configurations ([`Windows::configs`]).
 #[derive(Clone, Debug, Default)]
 pub struct PatternSamples {
     windows: usize,
     base: Vec<f32>,
     result: Vec<f32>,
+    phase: Vec<f32>,
     configs: Vec<u16>,
 }
 
@@ -340,12 +417,13 @@ impl PatternSamples {
         }
     }
 
-    /// Adds a position: its linear evaluation `base` (white's side), its result for white, and
-    /// its configurations (`2 × windows` of them).
-    pub fn push(&mut self, base: f32, result: f32, configs: &[u16]) {
+    /// Adds a position: its linear evaluation `base` (white's side), its result for white, its
+    /// phase (0 to 1) and its configurations (`2 × windows` of them).
+    pub fn push(&mut self, base: f32, result: f32, phase: f32, configs: &[u16]) {
         assert_eq!(configs.len(), 2 * self.windows);
         self.base.push(base);
         self.result.push(result);
+        self.phase.push(phase);
         self.configs.extend_from_slice(configs);
     }
 
@@ -364,10 +442,10 @@ impl PatternSamples {
     fn z(&self, i: usize, table: &PatternWeights, k: f32) -> f32 {
         let c = &self.configs[i * 2 * self.windows..(i + 1) * 2 * self.windows];
         let (w, b) = c.split_at(self.windows);
+        let t = self.phase[i];
         let mut s = self.base[i];
         for (win, (&cw, &cb)) in w.iter().zip(b).enumerate() {
-            s += table.values[win * CONFIGS + cw as usize]
-                - table.values[win * CONFIGS + cb as usize];
+            s += table.value_at(win, cw as usize, t) - table.value_at(win, cb as usize, t);
         }
         k * s
     }
@@ -408,6 +486,9 @@ pub struct FitConfig {
     pub rate: f32,
     /// L2 pull of each entry toward zero, per update.
     pub l2: f32,
+    /// Phases of the tables learnt: 1, or 2 (opening and endgame, blended by
+    /// [`Windows::phase`]).
+    pub phases: usize,
 }
 
 /// What one pass of [`fit`] reached.
@@ -421,9 +502,10 @@ pub struct Epoch {
     pub held_out: f64,
 }
 
-/// Learns pattern tables from `train` by stochastic gradient descent, starting from zeros;
-/// returns the tables of the pass with the lowest held-out loss, and every pass's losses
-/// (`on_epoch` hears each). Stops early (keeping the best so far) when `stop` is set.
+/// Learns pattern tables of `config.phases` phases from `train` by stochastic gradient
+/// descent, starting from zeros; returns the tables of the pass with the lowest held-out loss,
+/// and every pass's losses (`on_epoch` hears each). Stops early (keeping the best so far) when
+/// `stop` is set.
 pub fn fit(
     train: &PatternSamples,
     held_out: &PatternSamples,
@@ -433,7 +515,8 @@ pub fn fit(
     on_epoch: &mut dyn FnMut(&Epoch),
 ) -> (PatternWeights, Vec<Epoch>) {
     let windows = train.windows;
-    let mut table = PatternWeights::zeros(windows);
+    let mut table = PatternWeights::zeros_phased(windows, config.phases);
+    let end = windows * CONFIGS;
     let mut best = (held_out.loss(&table, config.k), table.clone());
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut log = Vec::new();
@@ -448,6 +531,7 @@ pub fn fit(
             let z = train.z(i, &table, config.k);
             let p = 1.0 / (1.0 + (-z).exp());
             let g = (p - train.result[i]) * config.k;
+            let t = train.phase[i];
             let c = &train.configs[i * 2 * windows..(i + 1) * 2 * windows];
             for (n, &cfg) in c.iter().enumerate() {
                 let (win, sign) = if n < windows {
@@ -455,8 +539,17 @@ pub fn fit(
                 } else {
                     (n - windows, -1.0)
                 };
-                let v = &mut table.values[win * CONFIGS + cfg as usize];
-                *v -= rate * (sign * g + config.l2 * *v);
+                let at = win * CONFIGS + cfg as usize;
+                if config.phases == 2 {
+                    // Each phase's entry takes its share of the gradient.
+                    let v = &mut table.values[at];
+                    *v -= rate * (sign * g * t + config.l2 * *v);
+                    let v = &mut table.values[end + at];
+                    *v -= rate * (sign * g * (1.0 - t) + config.l2 * *v);
+                } else {
+                    let v = &mut table.values[at];
+                    *v -= rate * (sign * g + config.l2 * *v);
+                }
             }
         }
         let e = Epoch {
@@ -544,6 +637,87 @@ mod tests {
     }
 
     #[test]
+    fn two_phases_blend_by_the_pieces_on_the_board_and_round_trip() {
+        let w = Windows::<G10>::new();
+        let mut table = PatternWeights::zeros_phased(w.len(), 2);
+        for (i, v) in table.values.iter_mut().enumerate() {
+            *v = ((i * 7919) % 2001) as f32 / 10.0 - 100.0;
+        }
+        let start = Position::<G10>::start(&INTERNATIONAL).unwrap();
+        assert_eq!(w.phase(&start), 1.0);
+        // 7 pieces of 40.
+        let p = fen::parse::<G10>(&INTERNATIONAL, "W:W31,32,38,K44:B3,12,17").unwrap();
+        let t = w.phase(&p);
+        assert!((t - 7.0 / 40.0).abs() < 1e-6);
+        let mut cfg = Vec::new();
+        w.configs(&p, &mut cfg);
+        let (a, b) = cfg.split_at(w.len());
+        let slow: f32 = (0..w.len())
+            .map(|i| table.value_at(i, a[i] as usize, t) - table.value_at(i, b[i] as usize, t))
+            .sum();
+        let open: f32 = (0..w.len())
+            .map(|i| table.value(i, a[i] as usize) - table.value(i, b[i] as usize))
+            .sum();
+        let fast = w.score(&table, &p);
+        assert!((slow - fast).abs() < 1e-2, "{slow} {fast}");
+        assert!((open - fast).abs() > 1.0, "the endgame's tables weigh in");
+        let bytes = table.to_bytes();
+        assert!(bytes.starts_with(b"TPAT2"));
+        let back = PatternWeights::from_bytes(&bytes).unwrap();
+        assert_eq!(back.phases(), 2);
+        assert!((w.score(&back, &p) - fast).abs() < 0.5);
+        assert!(PatternWeights::average(&[back, PatternWeights::zeros(w.len())]).is_err());
+    }
+
+    #[test]
+    fn two_phases_learn_what_one_cannot() {
+        // A man on square 28 wins with a full board and loses in the endgame: one table can
+        // only average the two, the opening's and the endgame's tables each learn their half.
+        let w = Windows::<G10>::new();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+        let (mut train, mut held) = (PatternSamples::new(w.len()), PatternSamples::new(w.len()));
+        let mut cfg = Vec::new();
+        let full_white = "31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49";
+        let full_black = "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19";
+        for i in 0..4000 {
+            let full = i % 4 < 2;
+            let has = i % 2 == 0;
+            let extra = if has { "28," } else { "" };
+            let f = if full {
+                format!("W:W{extra}{full_white}:B{full_black}")
+            } else {
+                format!("W:W{extra}{}:B{}", 36 + i % 10, 1 + i % 15)
+            };
+            let p = fen::parse::<G10>(&INTERNATIONAL, &f).unwrap();
+            w.configs(&p, &mut cfg);
+            let won = if full { has } else { !has };
+            let set = if i % 10 == 0 { &mut held } else { &mut train };
+            set.push(0.0, if won { 1.0 } else { 0.0 }, w.phase(&p), &cfg);
+        }
+        let fit_with = |phases: usize, rng: &mut rand_chacha::ChaCha8Rng| {
+            let config = FitConfig {
+                k: 0.01,
+                epochs: 6,
+                rate: 2000.0,
+                l2: 1e-4,
+                phases,
+            };
+            let (t, _) = fit(
+                &train,
+                &held,
+                &config,
+                rng,
+                &AtomicBool::new(false),
+                &mut |_| {},
+            );
+            held.loss(&t, 0.01)
+        };
+        let one = fit_with(1, &mut rng);
+        let two = fit_with(2, &mut rng);
+        assert!(two < one * 0.7, "one phase {one}, two {two}");
+    }
+
+    #[test]
     fn fit_learns_a_pattern_that_wins() {
         // White wins exactly when he has a man on square 28; the tables must learn it.
         let w = Windows::<G10>::new();
@@ -556,13 +730,14 @@ mod tests {
             let p = fen::parse::<G10>(&INTERNATIONAL, &f).unwrap();
             w.configs(&p, &mut cfg);
             let set = if i % 10 == 0 { &mut held } else { &mut train };
-            set.push(0.0, if i % 2 == 0 { 1.0 } else { 0.0 }, &cfg);
+            set.push(0.0, if i % 2 == 0 { 1.0 } else { 0.0 }, w.phase(&p), &cfg);
         }
         let config = FitConfig {
             k: 0.01,
             epochs: 6,
             rate: 2000.0,
             l2: 1e-4,
+            phases: 1,
         };
         let before = held.loss(&PatternWeights::zeros(w.len()), 0.01);
         let (t, log) = fit(

@@ -216,7 +216,12 @@ pub fn pattern_samples<G: Geometry>(
         };
         for pos in positions {
             windows.configs(pos, &mut configs);
-            set.push(eval.linear_white(pos), *result, &configs);
+            set.push(
+                eval.linear_white(pos),
+                *result,
+                windows.phase(pos),
+                &configs,
+            );
             data.linear.push(Sample {
                 features: eval.feature_diff(pos).map(|x| x as f32),
                 result: *result,

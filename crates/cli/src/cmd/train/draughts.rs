@@ -99,6 +99,14 @@ pub struct TrainArgs {
     /// Pattern tables: pull of each entry toward zero, per update.
     #[arg(long, default_value_t = 1e-4)]
     l2: f32,
+    /// Pattern tables: in the `--check-pairs` games, the starting weights play with these
+    /// tables (default: none), so that new tables are checked against older ones.
+    #[arg(long)]
+    check_patterns: Option<PathBuf>,
+    /// Pattern tables: learn two phases of tables, one for the opening and one for the
+    /// endgame, blended by the share of the pieces still on the board.
+    #[arg(long)]
+    phased: bool,
 }
 
 /// Runs `tablier train draughts`.
@@ -270,6 +278,7 @@ fn train_patterns_on<G: Geometry>(
         epochs: args.epochs,
         rate: args.rate,
         l2: args.l2,
+        phases: if args.phased { 2 } else { 1 },
     };
     let zero = patterns::PatternWeights::zeros(windows.len());
     let (before, held_before) = (train.loss(&zero, k), held.loss(&zero, k));
@@ -293,11 +302,17 @@ fn train_patterns_on<G: Geometry>(
             opening_plies: args.opening_plies,
             max_plies: args.max_plies,
         };
-        let score = check_match::<G>(variant, (&with, &start), &check, args, args.threads, stop);
-        println!(
-            "{}",
-            check_report("with vs without patterns", &score, args.check_depth)
-        );
+        let mut against = start.clone();
+        if let Some(p) = &args.check_patterns {
+            against.patterns = Some(Arc::new(read_patterns::<G>(p)?));
+        }
+        let score = check_match::<G>(variant, (&with, &against), &check, args, args.threads, stop);
+        let what = if args.check_patterns.is_some() {
+            "new tables vs --check-patterns"
+        } else {
+            "with vs without patterns"
+        };
+        println!("{}", check_report(what, &score, args.check_depth));
         if score.games() > 0 && score.fraction() < 0.5 {
             println!(
                 "the tables score less than 50%: {} is left as it was",
@@ -311,7 +326,7 @@ fn train_patterns_on<G: Geometry>(
         "wrote {} ({} of {} entries set; held-out log loss {held_before:.5} -> {best:.5}; {:.0} s in all)",
         out.display(),
         table.non_zero(),
-        windows.len() * patterns::CONFIGS,
+        windows.len() * patterns::CONFIGS * table.phases(),
         began.elapsed().as_secs_f64()
     );
     Ok(())

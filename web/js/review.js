@@ -100,7 +100,74 @@ function go(i) {
   $('now').textContent = said + best;
 }
 
+// /review without a game: a record from elsewhere (PDN, .mat) is pasted or chosen, the
+// server replays and judges it (nothing is stored), and it is drawn as a game of ours.
+async function importRecord(game = 1) {
+  $('import-err').textContent = t('import.working');
+  $('import-go').disabled = true;
+  let body;
+  try {
+    const r = await fetch('/api/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: $('import-text').value, game }) });
+    body = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(body.error || `${r.status}`);
+  } catch (e) {
+    $('import-err').textContent = e.message;
+    return;
+  } finally {
+    $('import-go').disabled = false;
+  }
+  $('import-err').textContent = '';
+  const sel = $('import-games');
+  sel.innerHTML = '';
+  body.games.forEach((g, i) => {
+    const o = document.createElement('option');
+    o.value = String(i + 1);
+    o.textContent = `${i + 1}. ${g}`;
+    o.selected = i + 1 === body.game;
+    sel.appendChild(o);
+  });
+  $('import-games-row').classList.toggle('hidden', body.games.length < 2);
+  app.state = body.state;
+  app.review = body.review;
+  const fam = app.state.spec.family;
+  const [white, black] = body.players;
+  $('title').textContent = `${t('review.title')} · ${t('family.' + fam)} · ${t('import.heading', { white, black })}`;
+  if (!app.module || app.fam !== fam) {
+    app.module = await import(`./${fam}.js`);
+    $('board').innerHTML = '';
+    $('controls').innerHTML = '';
+    app.board = app.module.create($('board'), $('controls'), { act: async () => false, toast: () => {} });
+    app.fam = fam;
+  }
+  const rec = body.recorded;
+  $('result').classList.toggle('hidden', !rec);
+  if (rec) {
+    $('result').textContent = rec.token
+      ? t('import.result.token', { token: rec.token })
+      : t('import.result.mat', { name: body.players[rec.winner === 'white' ? 0 : 1], points: rec.points });
+  }
+  document.querySelector('main.game').classList.remove('hidden');
+  drawGraph();
+  drawMoves();
+  go(app.review.positions.length - 1);
+  app.ready = true;
+}
+
+function importMode() {
+  $('import').classList.remove('hidden');
+  document.querySelector('main.game').classList.add('hidden');
+  $('back').href = '/';
+  $('back').textContent = t('import.home');
+  $('import-go').onclick = () => importRecord(1);
+  $('import-games').onchange = () => importRecord(Number($('import-games').value));
+  $('import-file').onchange = async () => {
+    const f = $('import-file').files[0];
+    if (f) $('import-text').value = await f.text();
+  };
+}
+
 async function main() {
+  if (!id) return importMode();
   $('back').href = `/g/${id}`;
   app.state = await getJson(`/api/games/${id}`);
   const fam = app.state.spec.family;

@@ -37,6 +37,7 @@ pub mod backgammon;
 pub mod draughts;
 pub mod export;
 pub mod games;
+pub mod import;
 pub mod levels;
 pub mod record;
 pub mod referee;
@@ -51,7 +52,7 @@ pub use export::{Export, ExportInfo};
 pub use games::new_table;
 pub use record::{commitment_for, side_name, GameResult, LoggedAction, Record};
 pub use referee::{BrowsedPosition, RecordError, Referee, Refusal, RESUME};
-pub use review::{review, Review, ReviewedPosition};
+pub use review::{review, review_positions, Review, ReviewedPosition};
 pub use spec::{
     ClockSpec, Family, GameSpec, SpecError, TableSpec, DRAUGHTS_VARIANTS, TRICTRAC_EDITION,
 };

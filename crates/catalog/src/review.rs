@@ -7,7 +7,8 @@ use serde_json::Value;
 use tablier_core::{Actor, Side};
 
 use crate::record::side_name;
-use crate::referee::{RecordError, Referee};
+use crate::referee::{RecordError, Referee, ReviewPosition};
+use crate::spec::Family;
 use crate::table::Table;
 
 /// One position of a review: the action that led to it (none at the start), the engine's
@@ -61,9 +62,17 @@ pub struct Review {
 /// # Errors
 /// [`RecordError`] when the log does not replay.
 pub fn review(game: &Referee) -> Result<Review, RecordError> {
-    let family = game.spec().game.family;
+    Ok(review_positions(
+        game.spec().game.family,
+        &game.review_tables()?,
+    ))
+}
+
+/// Reviews a game given as its positions ([`Referee::review_tables`]'s, or an imported
+/// record's: [`crate::import`]), as [`review`] does.
+#[must_use]
+pub fn review_positions(family: Family, tables: &[ReviewPosition]) -> Review {
     let marks = family.review_marks();
-    let tables = game.review_tables()?;
     let mut positions: Vec<ReviewedPosition> = Vec::with_capacity(tables.len());
     for (i, (a, t)) in tables.iter().enumerate() {
         let value = t.review_value();
@@ -93,11 +102,11 @@ pub fn review(game: &Referee) -> Result<Review, RecordError> {
             mark,
         });
     }
-    Ok(Review {
+    Review {
         unit: family.review_unit().to_owned(),
         positions,
         marks,
-    })
+    }
 }
 
 /// Judges the move of `side` (`white` or `black`) from `before` that led to a position

@@ -35,6 +35,12 @@ pub struct Replayed {
     pub played_past_end: bool,
     /// How the game stands at the end by the rules.
     pub ending: Option<Ending>,
+    /// The position the game started from, as FEN (the `FEN` tag's, or the variant's start).
+    pub start_fen: String,
+    /// The moves the rules accepted, in order, as the record writes them (for the old French
+    /// rules, the actions of [`crate::french::FrenchGame::record_text`], huffs included);
+    /// moves recorded after the rules had ended the game are left out.
+    pub moves: Vec<String>,
 }
 
 /// Why a game could not be replayed.
@@ -119,6 +125,8 @@ fn replay_french(g: &PdnGame) -> Result<Replayed, String> {
         final_fen: fen::write(game.position()),
         played_past_end: false,
         ending: game.ending(),
+        start_fen: fen::write(game.start_position()),
+        moves: game.record_text(),
     })
 }
 
@@ -143,6 +151,8 @@ fn replay_on<G: Geometry>(g: &PdnGame, variant: &'static Variant) -> Result<Repl
     };
     let mut game = Game::from_position(start);
     let mut pos = start;
+    let mut start_fen = fen::write(&start);
+    let mut moves = Vec::new();
     let mut plies = 0;
     let mut past_end = false;
     for el in &g.body {
@@ -150,6 +160,8 @@ fn replay_on<G: Geometry>(g: &PdnGame, variant: &'static Variant) -> Result<Repl
             Element::Setup(f) => {
                 pos = fen::parse(variant, f).map_err(|e| format!("bad setup {f:?}: {e}"))?;
                 game = Game::from_position(pos);
+                start_fen = fen::write(&pos);
+                moves.clear();
             }
             Element::Ellipsis { .. } => {
                 return Err(format!(
@@ -185,6 +197,7 @@ fn replay_on<G: Geometry>(g: &PdnGame, variant: &'static Variant) -> Result<Repl
                     past_end = true;
                 } else {
                     game.play(&m).map_err(|e| format!("move {number}: {e}"))?;
+                    moves.push(text);
                 }
                 plies += 1;
             }
@@ -197,6 +210,8 @@ fn replay_on<G: Geometry>(g: &PdnGame, variant: &'static Variant) -> Result<Repl
         final_fen: fen::write(&pos),
         played_past_end: past_end,
         ending: game.ending(),
+        start_fen,
+        moves,
     })
 }
 

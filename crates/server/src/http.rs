@@ -33,11 +33,13 @@ pub struct CreateGame {
     pub clock: Option<ClockSpec>,
 }
 
-async fn create_game(
-    State(hub): State<Hub>,
+/// Refuses a request that would take the engine's time (a new game, an imported record's
+/// review) beyond the address's quota of new games.
+fn within_quota(
+    hub: &Hub,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
-    body: Result<Json<CreateGame>, JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
+    what: &str,
+) -> Result<(), ApiError> {
     if let (Some(limiter), Some(Extension(ConnectInfo(addr)))) = (&hub.creations, peer) {
         if let Err(not_until) = limiter.check_key(&addr.ip()) {
             let wait = not_until.wait_time_from(governor::clock::Clock::now(
@@ -46,12 +48,97 @@ async fn create_game(
             return Err(ApiError::Refused(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!(
-                    "too many new games from your address: the next one in {} s",
+                    "too many {what} from your address: the next one in {} s",
                     wait.as_secs() + 1
                 ),
             ));
         }
     }
+    Ok(())
+}
+
+/// The body of `POST /api/import`.
+#[derive(Deserialize)]
+struct ImportRecord {
+    /// A PDN file (draughts) or a `.mat` file (backgammon).
+    text: String,
+    /// Which game of the file (1-based; default the first).
+    #[serde(default)]
+    game: Option<usize>,
+}
+
+/// `POST /api/import`: a record from elsewhere, replayed and reviewed as a finished game of
+/// this server is (nothing is stored): the state the review page draws (a game with an id of
+/// `import`), the review, the file's games and the result the record gives.
+async fn import_record(
+    State(hub): State<Hub>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    body: Result<Json<ImportRecord>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    within_quota(&hub, peer, "reviews")?;
+    let Json(req) = body.map_err(ApiError::Body)?;
+    let index = req.game.unwrap_or(1);
+    if index == 0 {
+        return Err(ApiError::Refused(
+            StatusCode::BAD_REQUEST,
+            "games are numbered from 1".into(),
+        ));
+    }
+    let done = tokio::task::spawn_blocking(move || {
+        let imported = tablier_catalog::import::import(&req.text, index - 1)?;
+        let review = tablier_catalog::review_positions(imported.spec.family, &imported.positions);
+        Ok::<_, tablier_catalog::import::ImportError>((imported, review))
+    })
+    .await
+    .map_err(|e| ApiError::Refused(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let (imported, review) =
+        done.map_err(|e| ApiError::Refused(StatusCode::BAD_REQUEST, e.to_string()))?;
+    let last = &imported.positions.last().expect("the start at least").1;
+    let state = crate::protocol::GameState {
+        v: imported.positions.len() as u64,
+        id: "import".into(),
+        spec: TableSpec {
+            game: imported.spec.clone(),
+            clock: None,
+        },
+        actor: "nobody".into(),
+        legal: Vec::new(),
+        view: last.view(),
+        log: imported
+            .positions
+            .iter()
+            .filter_map(|(a, _)| a.as_ref())
+            .map(|a| crate::protocol::LogEntry {
+                n: a.n,
+                side: a.side.clone(),
+                action: a.action.clone(),
+            })
+            .collect(),
+        seats: vec![SeatKind::Human, SeatKind::Human],
+        commitment: String::new(),
+        seed: None,
+        result: None,
+        draw_offer: None,
+        takeback_offer: None,
+        undone: Vec::new(),
+        clock: None,
+    };
+    Ok(Json(json!({
+        "state": state,
+        "review": review,
+        "games": imported.games,
+        "game": index,
+        "players": imported.players,
+        "recorded": imported.result,
+    })))
+}
+
+async fn create_game(
+    State(hub): State<Hub>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    body: Result<Json<CreateGame>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    within_quota(&hub, peer, "new games")?;
     let Json(req) = body.map_err(ApiError::Body)?;
     let seats = req
         .seats
@@ -378,6 +465,16 @@ pub fn router(hub: Hub) -> Router {
         .route("/g/{id}", get(game_page))
         .route("/g/{id}/review", get(review_page))
         .route("/static/{*path}", get(asset))
+        .route(
+            "/review",
+            get(|headers: HeaderMap| async move { serve_page("review.html", &headers) }),
+        )
+        .route(
+            "/api/import",
+            post(import_record).layer(DefaultBodyLimit::max(
+                tablier_catalog::import::MAX_IMPORT_LEN + 4096,
+            )),
+        )
         .route("/api/games", post(create_game))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/record", get(game_record))

@@ -1420,6 +1420,101 @@ async fn unknown_game(c: &Client, base: &str) {
     shot(c, "game-not-found").await;
 }
 
+/// A record from elsewhere opened for review (issue 19): from the home page's card, a PDN
+/// pasted (replayed, judged, drawn with its result), a gnubg .mat chosen as a file (its games
+/// listed, the second one opened at its score), and a record with an illegal move refused
+/// with the move named.
+async fn import_record(c: &Client, base: &str) {
+    c.goto(base).await.unwrap();
+    click(c, "a#import-go").await;
+    until(c, "return location.pathname === '/review' && !document.getElementById('import').classList.contains('hidden')").await;
+    no_raw_keys(c, "import form").await;
+    js(
+        c,
+        r#"document.getElementById('import-text').value = '[White "Sijbrands"]\n[Black "Clerc"]\n[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 10-14 4. 41-37 5-10 1-1'"#,
+    )
+    .await;
+    click(c, "button#import-go").await;
+    until(c, "return window.tablier.ready === true").await;
+    let rows = js(c, "return document.querySelectorAll('#moves tr').length").await;
+    assert_eq!(rows, json!(9), "the start and eight moves");
+    let text = js(c, "return document.body.innerText").await;
+    let text = text.as_str().unwrap();
+    assert!(text.contains("Result in the record: 1-1"), "{text}");
+    assert!(text.contains("Sijbrands – Clerc"), "{text}");
+    assert!(exists(c, "#graph svg").await, "the evaluation graph");
+    let pieces = js(
+        c,
+        "return document.querySelectorAll('#board [data-piece]').length",
+    )
+    .await;
+    assert_eq!(pieces, json!(38), "two men taken each");
+    assert!(
+        !exists(c, "#import-games-row:not(.hidden)").await,
+        "one game: no list"
+    );
+    shot(c, "import-pdn").await;
+
+    let mat = std::fs::canonicalize(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../backgammon/tests/data/gnubg_selfplay_7pt.mat"
+    ))
+    .unwrap();
+    let file = c
+        .find(fantoccini::Locator::Css("#import-file"))
+        .await
+        .unwrap();
+    file.send_keys(mat.to_str().unwrap()).await.unwrap();
+    until(
+        c,
+        "return document.getElementById('import-text').value.includes('point match')",
+    )
+    .await;
+    js(c, "window.tablier.ready = false").await;
+    click(c, "button#import-go").await;
+    until(
+        c,
+        "return window.tablier.ready === true && window.tablier.state.spec.family === 'backgammon'",
+    )
+    .await;
+    let games = js(
+        c,
+        "return document.querySelectorAll('#import-games option').length",
+    )
+    .await;
+    assert!(games.as_u64().unwrap() >= 3, "{games}");
+    js(
+        c,
+        "window.tablier.ready = false; const s = document.getElementById('import-games'); \
+         s.value = '2'; s.dispatchEvent(new Event('change'))",
+    )
+    .await;
+    until(c, "return window.tablier.ready === true").await;
+    let text = js(c, "return document.body.innerText").await;
+    let text = text.as_str().unwrap();
+    assert!(text.contains("gnubg wins 2 point(s)"), "{text}");
+    assert!(text.contains("gnubg – root"), "{text}");
+    let first = js(c, "return window.tablier.review.positions[0].view.score").await;
+    assert_ne!(
+        first,
+        json!([0, 0]),
+        "game 2 starts from the score game 1 left: {first}"
+    );
+    shot(c, "import-mat").await;
+
+    js(
+        c,
+        "document.getElementById('import-text').value = '1. 32-28 19-23 2. 31-26 *'",
+    )
+    .await;
+    click(c, "button#import-go").await;
+    until(
+        c,
+        "return document.getElementById('import-err').textContent.includes('31-26')",
+    )
+    .await;
+}
+
 /// A game from a position pasted on the home page: a FEN for draughts.
 async fn from_position(c: &Client, base: &str) {
     start_game(
@@ -1634,6 +1729,7 @@ async fn a_person_plays_every_family_in_chromium() {
     phone_layout(&c, &base).await;
     delay_clock(&c, &base).await;
     from_position(&c, &base).await;
+    import_record(&c, &base).await;
     languages(&c, &base).await;
     c.close().await.unwrap();
 }

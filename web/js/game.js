@@ -266,6 +266,7 @@ function renderLinks() {
   if (invite && app.you && friendSeat && !s.result) {
     html += `<div>${t('links.invite')}</div><div class="linkbox"><input readonly id="invite-link" value="${base}#t=${invite}"><button data-copy="invite-link">${t('links.copy')}</button></div>`;
   }
+  if (localStorage.getItem('tablier:public:' + id) && app.you && !s.result) html += `<div id="public-note">${t('links.public')}</div>`;
   html += `<div>${t('links.spectators')}</div><div class="linkbox"><input readonly id="watch-link" value="${base}#watch"><button data-copy="watch-link">${t('links.copy')}</button></div>`;
   html += `<div><a href="/api/games/${id}/export" download>${t('links.download', { format: t('format.' + s.spec.family) })}</a>`;
   if (s.result) html += ` · <a href="/api/games/${id}/record" download="${id}.json">${t('links.record')}</a></div><div><a class="primary-link" id="review-link" href="/g/${id}/review">${t('links.review')}</a>`;

@@ -31,6 +31,11 @@ pub struct CreateGame {
     /// The clock, if any.
     #[serde(default)]
     pub clock: Option<ClockSpec>,
+    /// A public challenge: the seat (`white` or `black`) offered to anyone on the home page
+    /// (both seats must be people's). Its token is not returned: whoever takes the seat gets
+    /// it (`POST /api/challenges/{id}/accept`).
+    #[serde(default)]
+    pub challenge: Option<String>,
 }
 
 /// Refuses a request that would take the engine's time (a new game, an imported record's
@@ -168,16 +173,99 @@ async fn create_game(
             ));
         }
     }
+    let offered = match req.challenge.as_deref() {
+        None => None,
+        Some(side) => {
+            let Some(s) = tablier_catalog::record::side_from(side) else {
+                return Err(ApiError::Refused(
+                    StatusCode::BAD_REQUEST,
+                    "a challenge offers the seat \"white\" or \"black\"".into(),
+                ));
+            };
+            if seats.iter().any(|k| !matches!(k, SeatKind::Human)) {
+                return Err(ApiError::Refused(
+                    StatusCode::BAD_REQUEST,
+                    "a public challenge is a game between two people: both seats human".into(),
+                ));
+            }
+            Some(s)
+        }
+    };
     let id = new_token(&mut rand::thread_rng(), 8);
     let spec = TableSpec {
         game: req.game.for_new_game(),
         clock: req.clock,
     };
-    let (room, tokens) = Room::create(&*hub.store, id.clone(), spec, seats).await?;
+    let (room, mut tokens) = Room::create(&*hub.store, id.clone(), spec, seats).await?;
+    if let Some(side) = offered {
+        let i = usize::from(side == tablier_core::Side::Black);
+        let token = tokens[i].take().expect("a human seat has a token");
+        let now = crate::now::now_ms();
+        hub.store
+            .create_challenge(
+                &id,
+                tablier_catalog::side_name(side),
+                &token,
+                now,
+                now + i64::from(hub.options.challenge_s) * 1000,
+            )
+            .await
+            .map_err(|_| ApiError::Unavailable)?;
+        let _ = hub.lobby.send(());
+    }
     let room = Arc::new(tokio::sync::Mutex::new(room));
     hub.rooms.lock().await.insert(id.clone(), room.clone());
     hub.kick(room).await;
     Ok(Json(json!({ "id": id, "tokens": tokens })))
+}
+
+/// The challenges open now, as the home page lists them: each game's id, the seat on offer,
+/// the game's spec and when the offer ends.
+pub(crate) async fn open_challenges(hub: &Hub) -> Result<Value, ApiError> {
+    let list = hub
+        .store
+        .open_challenges(crate::now::now_ms(), 50)
+        .await
+        .map_err(|_| ApiError::Unavailable)?;
+    Ok(Value::Array(
+        list.into_iter()
+            .map(|c| {
+                json!({
+                    "id": c.game,
+                    "side": c.side,
+                    "spec": serde_json::from_str::<Value>(&c.spec).unwrap_or(Value::Null),
+                    "created_ms": c.created_ms,
+                    "expires_ms": c.expires_ms,
+                })
+            })
+            .collect(),
+    ))
+}
+
+/// `GET /api/challenges`: the open public challenges, the newest first.
+async fn list_challenges(State(hub): State<Hub>) -> Result<Json<Value>, ApiError> {
+    Ok(Json(open_challenges(&hub).await?))
+}
+
+/// `POST /api/challenges/{id}/accept`: takes the seat a public challenge offers: the seat's
+/// side and token (once; a challenge taken or expired is refused with 409).
+async fn accept_challenge(
+    State(hub): State<Hub>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let taken = hub
+        .store
+        .take_challenge(&id, crate::now::now_ms())
+        .await
+        .map_err(|_| ApiError::Unavailable)?;
+    let Some((side, token)) = taken else {
+        return Err(ApiError::Refused(
+            StatusCode::CONFLICT,
+            "this challenge was taken by someone else or has expired".into(),
+        ));
+    };
+    let _ = hub.lobby.send(());
+    Ok(Json(json!({ "id": id, "side": side, "token": token })))
 }
 
 async fn game_state(
@@ -476,6 +564,9 @@ pub fn router(hub: Hub) -> Router {
             )),
         )
         .route("/api/games", post(create_game))
+        .route("/api/challenges", get(list_challenges))
+        .route("/api/challenges/{id}/accept", post(accept_challenge))
+        .route("/ws/lobby", get(ws::lobby_handler))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/record", get(game_record))
         .route("/api/games/{id}/positions", get(game_positions))

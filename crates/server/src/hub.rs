@@ -38,12 +38,14 @@ pub struct Options {
     /// WebSocket messages one connection may send at once before the per-second pace
     /// applies.
     pub messages_burst: u32,
+    /// How long a public challenge stays on the home page before it expires (seconds).
+    pub challenge_s: u32,
 }
 
 impl Default for Options {
     /// 6 games a minute per address after a burst of 20; engines on half the cores (at
     /// least one); no engine-against-engine games; 20 messages a second per connection after
-    /// a burst of 60.
+    /// a burst of 60; public challenges open for 15 minutes.
     fn default() -> Options {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Options {
@@ -53,6 +55,7 @@ impl Default for Options {
             engine_games: false,
             messages_per_second: 20,
             messages_burst: 60,
+            challenge_s: 15 * 60,
         }
     }
 }
@@ -69,6 +72,7 @@ impl Options {
             engine_games: true,
             messages_per_second: 0,
             messages_burst: 0,
+            challenge_s: 15 * 60,
         }
     }
 }
@@ -92,6 +96,9 @@ pub struct Hub {
     peers: Peers,
     /// Reviews of finished games (they never change), computed once.
     pub(crate) reviews: Arc<Mutex<HashMap<String, Arc<String>>>>,
+    /// News that this node's list of public challenges changed (one made, one taken), for the
+    /// home pages' lobby sockets.
+    pub(crate) lobby: tokio::sync::broadcast::Sender<()>,
     /// Games whose stored record does not replay: kept out of play, with the reason (logged).
     damaged: Arc<Mutex<HashMap<String, String>>>,
     /// The limits in force.
@@ -140,6 +147,7 @@ impl Hub {
             rooms: Arc::new(Mutex::new(HashMap::new())),
             reviews: Arc::new(Mutex::new(HashMap::new())),
             damaged: Arc::new(Mutex::new(HashMap::new())),
+            lobby: tokio::sync::broadcast::channel(16).0,
             options,
             creations,
         };

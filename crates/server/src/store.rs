@@ -112,6 +112,45 @@ pub trait Storage: Send + Sync {
     /// Unfinished games of other nodes whose last heartbeat is older than `stale_before`
     /// (or that never had one): (game, owner).
     fn orphans(&self, stale_before: i64) -> BoxFuture<'_, Result<Vec<Orphan>, StoreError>>;
+    /// Offers the seat `side` of `game` (whose token is `token`) to anyone until
+    /// `expires_ms`.
+    fn create_challenge<'a>(
+        &'a self,
+        game: &'a str,
+        side: &'a str,
+        token: &'a str,
+        created_ms: i64,
+        expires_ms: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+    /// The challenges still open at `now_ms` (not taken, not expired, their game not over),
+    /// the newest first, at most `limit`.
+    fn open_challenges(
+        &self,
+        now_ms: i64,
+        limit: i64,
+    ) -> BoxFuture<'_, Result<Vec<Challenge>, StoreError>>;
+    /// Takes the open seat of `game`'s challenge if it is still open at `now_ms`: its side
+    /// and token (once: whoever comes second gets `None`).
+    fn take_challenge<'a>(
+        &'a self,
+        game: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Option<(String, String)>, StoreError>>;
+}
+
+/// An open public challenge: a game whose other seat anyone may take.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Challenge {
+    /// The game's id.
+    pub game: String,
+    /// The seat on offer: `white` or `black`.
+    pub side: String,
+    /// The game's spec, as JSON.
+    pub spec: String,
+    /// When it was offered, ms since the epoch.
+    pub created_ms: i64,
+    /// When the offer ends, ms since the epoch.
+    pub expires_ms: i64,
 }
 
 /// News of stored actions, from whichever node stored them.
@@ -177,6 +216,16 @@ const MIGRATIONS: &[&str] = &[
         id TEXT PRIMARY KEY,
         url TEXT NOT NULL,
         seen_ms BIGINT NOT NULL
+    )",
+    // Public challenges: the seat left to anyone, its token until it is taken (then
+    // emptied), and when the offer ends.
+    "CREATE TABLE IF NOT EXISTS challenges (
+        game_id TEXT PRIMARY KEY,
+        side TEXT NOT NULL,
+        token TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL,
+        taken_ms BIGINT
     )",
 ];
 
@@ -551,6 +600,102 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
+    /// Offers the seat `side` of `game` to anyone until `expires_ms` (see
+    /// [`Storage::create_challenge`]).
+    ///
+    /// # Errors
+    /// On a database error.
+    pub async fn create_challenge(
+        &self,
+        game: &str,
+        side: &str,
+        token: &str,
+        created_ms: i64,
+        expires_ms: i64,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO challenges (game_id, side, token, created_ms, expires_ms)
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(game)
+        .bind(side)
+        .bind(token)
+        .bind(created_ms)
+        .bind(expires_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The challenges open at `now_ms`, the newest first (see [`Storage::open_challenges`]).
+    ///
+    /// # Errors
+    /// On a database error.
+    pub async fn open_challenges(
+        &self,
+        now_ms: i64,
+        limit: i64,
+    ) -> Result<Vec<Challenge>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT c.game_id, c.side, g.spec, c.created_ms, c.expires_ms
+             FROM challenges c JOIN games g ON g.id = c.game_id
+             WHERE c.taken_ms IS NULL AND c.expires_ms > $1 AND g.result IS NULL
+             ORDER BY c.created_ms DESC LIMIT $2",
+        )
+        .bind(now_ms)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Challenge {
+                    game: r.try_get(0)?,
+                    side: r.try_get(1)?,
+                    spec: r.try_get(2)?,
+                    created_ms: r.try_get(3)?,
+                    expires_ms: r.try_get(4)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Takes the open seat of `game`'s challenge (see [`Storage::take_challenge`]): one
+    /// `UPDATE` marks it taken only if nobody has, so two takers on two nodes cannot both
+    /// win; the token is then read and emptied.
+    ///
+    /// # Errors
+    /// On a database error.
+    pub async fn take_challenge(
+        &self,
+        game: &str,
+        now_ms: i64,
+    ) -> Result<Option<(String, String)>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE challenges SET taken_ms = $1
+             WHERE game_id = $2 AND taken_ms IS NULL AND expires_ms > $3",
+        )
+        .bind(now_ms)
+        .bind(game)
+        .bind(now_ms)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Ok(None);
+        }
+        let row = sqlx::query("SELECT side, token FROM challenges WHERE game_id = $1")
+            .bind(game)
+            .fetch_one(&mut *tx)
+            .await?;
+        let taken: (String, String) = (row.try_get(0)?, row.try_get(1)?);
+        sqlx::query("UPDATE challenges SET token = '' WHERE game_id = $1")
+            .bind(game)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(Some(taken))
+    }
+
     /// Unfinished games owned by other nodes that have not shown a heartbeat since
     /// `stale_before` (or never did).
     ///
@@ -657,6 +802,32 @@ impl Storage for Store {
     }
     fn orphans(&self, stale_before: i64) -> BoxFuture<'_, Result<Vec<Orphan>, StoreError>> {
         Box::pin(Store::orphans(self, stale_before))
+    }
+    fn create_challenge<'a>(
+        &'a self,
+        game: &'a str,
+        side: &'a str,
+        token: &'a str,
+        created_ms: i64,
+        expires_ms: i64,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(Store::create_challenge(
+            self, game, side, token, created_ms, expires_ms,
+        ))
+    }
+    fn open_challenges(
+        &self,
+        now_ms: i64,
+        limit: i64,
+    ) -> BoxFuture<'_, Result<Vec<Challenge>, StoreError>> {
+        Box::pin(Store::open_challenges(self, now_ms, limit))
+    }
+    fn take_challenge<'a>(
+        &'a self,
+        game: &'a str,
+        now_ms: i64,
+    ) -> BoxFuture<'a, Result<Option<(String, String)>, StoreError>> {
+        Box::pin(Store::take_challenge(self, game, now_ms))
     }
 }
 

@@ -233,3 +233,43 @@ async fn handle_message(
 fn text_is_act(text: &str) -> bool {
     serde_json::from_str::<Value>(text).is_ok_and(|v| v.get("t") == Some(&Value::from("act")))
 }
+
+/// `GET /ws/lobby`: the home page's list of public challenges, `{"t": "challenges", "list":
+/// [...]}` (as `GET /api/challenges` gives it), sent at once and again whenever it changes:
+/// at once when this node makes or hands out a challenge, and within five seconds for
+/// another node's or an expired one. What the client sends is not read beyond a close.
+pub(crate) async fn lobby_handler(State(hub): State<Hub>, ws: WebSocketUpgrade) -> Response {
+    ws.max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| lobby(hub, socket))
+}
+
+async fn lobby(hub: Hub, socket: WebSocket) {
+    let (mut tx, mut rx) = socket.split();
+    let mut news = hub.lobby.subscribe();
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
+    let mut last = String::new();
+    loop {
+        if let Ok(list) = crate::http::open_challenges(&hub).await {
+            let text = serde_json::json!({ "t": "challenges", "list": list }).to_string();
+            if text != last {
+                let sent =
+                    tokio::time::timeout(SEND_TIMEOUT, tx.send(Message::Text(text.clone().into())))
+                        .await;
+                if !matches!(sent, Ok(Ok(()))) {
+                    return;
+                }
+                last = text;
+            }
+        }
+        tokio::select! {
+            _ = news.recv() => {}
+            _ = tick.tick() => {}
+            m = rx.next() => {
+                if matches!(m, None | Some(Err(_)) | Some(Ok(Message::Close(_)))) {
+                    return;
+                }
+            }
+        }
+    }
+}

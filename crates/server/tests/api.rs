@@ -873,3 +873,114 @@ async fn static_files_are_compressed_and_cached() {
         .unwrap();
     assert_eq!(state.headers()["content-encoding"], "gzip");
 }
+
+/// Public challenges (issue 19): a game whose other seat anyone may take from the home page.
+/// The creator gets no token for the offered seat; the list shows the game until someone
+/// takes the seat (once: a second taker is refused), it expires, or its game ends; a taken
+/// seat plays; a bad offer is refused; the list comes back after a restart.
+#[tokio::test]
+async fn public_challenges_are_listed_taken_once_and_expire() {
+    let (app, dir) = app().await;
+    let offer = |side: &str, seats: &str| {
+        format!(r#"{{"family":"draughts","seats":{seats},"challenge":"{side}"}}"#)
+    };
+    let (id, tokens) = create(
+        &app,
+        serde_json::from_str(&offer("black", TWO_HUMANS)).unwrap(),
+    )
+    .await;
+    assert!(tokens[0].is_some() && tokens[1].is_none(), "{tokens:?}");
+    let (status, list) = call(&app, "GET", "/api/challenges", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let listed = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(listed["side"], "black");
+    assert_eq!(listed["spec"]["family"], "draughts");
+    assert!(listed["expires_ms"].as_i64().unwrap() > listed["created_ms"].as_i64().unwrap());
+
+    // The list survives a restart: a new hub on the same database.
+    let store = Store::open(&format!("sqlite://{}", dir.join("t.sqlite").display()))
+        .await
+        .unwrap();
+    let again = router(
+        Hub::with_options(std::sync::Arc::new(store), Options::default())
+            .await
+            .unwrap(),
+    );
+    let (_, list) = call(&again, "GET", "/api/challenges", None).await;
+    assert!(
+        list.as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["id"] == id.as_str()),
+        "{list}"
+    );
+
+    let accept = format!("/api/challenges/{id}/accept");
+    let (status, taken) = call(&app, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::OK, "{taken}");
+    assert_eq!(taken["side"], "black");
+    let black = taken["token"].as_str().unwrap().to_owned();
+    let (status, second) = call(&again, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{second}");
+    assert!(
+        second["error"].as_str().unwrap().contains("taken"),
+        "{second}"
+    );
+    let (_, list) = call(&app, "GET", "/api/challenges", None).await;
+    assert!(!list
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["id"] == id.as_str()));
+    // The seat taken plays.
+    let (status, v) = act(&app, &id, tokens[0].as_deref().unwrap(), "32-28").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    let (status, v) = act(&app, &id, &black, "19-23").await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+
+    // Bad offers change nothing.
+    for (body, why) in [
+        (offer("green", TWO_HUMANS), "white"),
+        (
+            offer("black", r#"[{"kind":"human"},{"kind":"engine","level":1}]"#),
+            "two people",
+        ),
+    ] {
+        let (status, v) = call(&app, "POST", "/api/games", Some(body)).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+        assert!(v["error"].as_str().unwrap().contains(why), "{v}");
+    }
+    let (status, _) = call(&app, "POST", "/api/challenges/nosuchgame/accept", None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+
+    // An offer expires.
+    let (short, _) = app_with(Options {
+        challenge_s: 1,
+        ..Options::default()
+    })
+    .await;
+    let (id, _) = create(
+        &short,
+        serde_json::from_str(&offer("white", TWO_HUMANS)).unwrap(),
+    )
+    .await;
+    let (_, list) = call(&short, "GET", "/api/challenges", None).await;
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let (_, list) = call(&short, "GET", "/api/challenges", None).await;
+    assert_eq!(list, json!([]));
+    let (status, _) = call(
+        &short,
+        "POST",
+        &format!("/api/challenges/{id}/accept"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+}

@@ -204,6 +204,12 @@ async fn start_game(c: &Client, base: &str, family: &str, setup: &str, level: u8
     )
     .await;
     click(c, "#create").await;
+    game_page_opens(c).await;
+}
+
+/// Waits until a seat's game page has opened (its address carries the token) and shows
+/// the game; returns its state and seat.
+async fn game_page_opens(c: &Client) -> (Value, Value) {
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
         let url = c.current_url().await.unwrap();
@@ -213,7 +219,7 @@ async fn start_game(c: &Client, base: &str, family: &str, setup: &str, level: u8
         assert!(Instant::now() < deadline, "the game page did not open");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    wait_state(c, |s, _| !s.is_null()).await;
+    wait_state(c, |s, _| !s.is_null()).await
 }
 
 /// Waits until `f(state, you)` holds.
@@ -1515,6 +1521,75 @@ async fn import_record(c: &Client, base: &str) {
     .await;
 }
 
+/// Public challenges (issue 19): a challenge another visitor makes appears on the home page
+/// while it is open (live, over the WebSocket), one click takes its seat and opens the game;
+/// taken, it leaves the list. A challenge made from the form is marked as one's own.
+async fn open_challenges(c: &Client, base: &str) {
+    c.goto(&format!("{base}/")).await.unwrap();
+    until(c, "return !!document.querySelector('#lobby h2')").await;
+    // The games played so far are listed under "Join a game" (a variable named like the
+    // texts' function once stopped the page's script there, and the lobby with it).
+    let recent = js(
+        c,
+        "return [...document.querySelectorAll('#recent a')].map(a => a.textContent)",
+    )
+    .await;
+    assert!(recent.as_array().is_some_and(|l| l.len() > 1), "{recent}");
+    // Another visitor's challenge, made through the API while the page is open.
+    let made = js_async(
+        c,
+        r#"const r = await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+             body: JSON.stringify({family: 'backgammon', match_length: 3, seats: [{kind: 'human'}, {kind: 'human'}], challenge: 'black'})});
+           return await r.json();"#,
+    )
+    .await;
+    let id = made["id"].as_str().unwrap().to_owned();
+    assert!(made["tokens"][1].is_null(), "{made}");
+    let row = format!("#challenge-list .challenge[data-id='{id}']");
+    until(
+        c,
+        &format!("return !!document.querySelector(\"{row} button.take\")"),
+    )
+    .await;
+    let text = js(
+        c,
+        &format!("return document.querySelector(\"{row}\").innerText"),
+    )
+    .await;
+    let text = text.as_str().unwrap();
+    assert!(
+        text.contains("3-point match") && text.contains("you play Black"),
+        "{text}"
+    );
+    no_raw_keys(c, "home page with a challenge").await;
+    shot(c, "home-open-challenge").await;
+    click(c, &format!("{row} button.take")).await;
+    let (s, you) = game_page_opens(c).await;
+    assert_eq!(s["id"], id.as_str());
+    assert_eq!(you, json!("black"), "the seat taken is the one offered");
+    // Taken, it is gone from every home page.
+    c.goto(&format!("{base}/")).await.unwrap();
+    until(c, &format!("return !!window.WebSocket && !document.querySelector(\"{row}\") && !!document.querySelector('#challenge-list p, #challenge-list .challenge')")).await;
+
+    // One's own challenge, from the form: the game page says it is offered, the home page
+    // marks it as one's own (no button to take it).
+    click(c, "[data-family=draughts]").await;
+    click(c, "input[name=opp][value=public]").await;
+    js(c, "document.getElementById('colour').value = 'white'").await;
+    click(c, "#create").await;
+    let (s, you) = game_page_opens(c).await;
+    assert_eq!(you, json!("white"));
+    let own = s["id"].as_str().unwrap().to_owned();
+    until(c, "return !!document.getElementById('public-note')").await;
+    c.goto(&format!("{base}/")).await.unwrap();
+    let mine = format!("#challenge-list .challenge[data-id='{own}']");
+    until(c, &format!("return !!document.querySelector(\"{mine} a\")")).await;
+    assert!(
+        !exists(c, &format!("{mine} button")).await,
+        "no button to take one's own challenge"
+    );
+}
+
 /// A game from a position pasted on the home page: a FEN for draughts.
 async fn from_position(c: &Client, base: &str) {
     start_game(
@@ -1730,6 +1805,7 @@ async fn a_person_plays_every_family_in_chromium() {
     delay_clock(&c, &base).await;
     from_position(&c, &base).await;
     import_record(&c, &base).await;
+    open_challenges(&c, &base).await;
     languages(&c, &base).await;
     c.close().await.unwrap();
 }

@@ -96,4 +96,22 @@ async fn games_are_stored_in_postgresql_and_taken_up_again() {
         assert_eq!(s["log"], state["log"]);
         assert_eq!(s["view"], state["view"]);
     }
+    // A public challenge made on one node is listed on the other, and its seat is taken
+    // once across both.
+    let body = json!({"family": "trictrac", "seats": [{"kind": "human"}, {"kind": "human"}], "challenge": "white"});
+    let (status, made) = call(&app, "POST", "/api/games", Some(body)).await;
+    assert_eq!(status, StatusCode::OK, "{made}");
+    let id = made["id"].as_str().unwrap();
+    assert!(made["tokens"][0].is_null());
+    let (_, list) = call(&other, "GET", "/api/challenges", None).await;
+    assert!(
+        list.as_array().unwrap().iter().any(|c| c["id"] == id),
+        "{list}"
+    );
+    let accept = format!("/api/challenges/{id}/accept");
+    let (status, taken) = call(&other, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::OK, "{taken}");
+    assert_eq!(taken["side"], "white");
+    let (status, _) = call(&app, "POST", &accept, None).await;
+    assert_eq!(status, StatusCode::CONFLICT);
 }

@@ -47,6 +47,9 @@ pub struct ServeArgs {
     /// limit).
     #[arg(long, default_value_t = tablier_server::Options::default().messages_per_second)]
     messages_per_second: u32,
+    /// Minutes a public challenge stays on the home page before it expires.
+    #[arg(long, default_value_t = tablier_server::Options::default().challenge_s / 60)]
+    challenge_minutes: u32,
     /// Log as JSON lines instead of text (the level comes from RUST_LOG, default `info`).
     #[arg(long)]
     log_json: bool,
@@ -80,6 +83,7 @@ pub fn run(a: &ServeArgs) -> Result<()> {
         engine_games: a.engine_games,
         messages_per_second: a.messages_per_second,
         messages_burst: defaults.messages_burst,
+        challenge_s: a.challenge_minutes.saturating_mul(60).max(60),
     };
     let url = match &a.database {
         Some(u) => u.clone(),

@@ -3,6 +3,7 @@
 // resignation offers as buttons when those actions are legal.
 import { el, text, lower, button, esc } from './svg.js';
 import { die, stack } from './dice.js';
+import { snapshot, slide } from './slide.js';
 import { candidates, complete, nextHops } from './builder.js';
 import { t } from './i18n.js';
 
@@ -166,6 +167,8 @@ export function create(container, controls, ctx) {
   }
 
   function render(state, y, f) {
+    // A new position from the server: the checkers that moved slide there (slide.js).
+    const before = st && st.v !== state.v && flipped === f ? snapshot(svg) : null;
     st = state; you = y; flipped = f;
     const key = `${st.v}`;
     if (builtFor !== key) {
@@ -220,7 +223,7 @@ export function create(container, controls, ctx) {
       const top = isTop(q);
       const mp = moving ? (moverSide() === 'white' ? wp : 25 - wp) : null;
       const cls = mp !== null && side === moverSide() ? (sel === mp ? 'ck-sel' : sources.has(mp) ? 'ck-can' : '') : '';
-      stack(g, pointX(q), top ? TOP : BOT, top ? 1 : -1, Math.abs(n), side, { r: R, attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
+      stack(g, pointX(q), top ? TOP : BOT, top ? 1 : -1, Math.abs(n), side, { r: R, at: `p${wp}`, attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
     }
     // Bar: the viewer's checkers in the upper half, the opponent's in the lower.
     const barX = BX + BW / 2;
@@ -231,7 +234,7 @@ export function create(container, controls, ctx) {
       const up = side === viewer();
       const mp = moving && side === moverSide() ? 25 : null;
       const cls = mp !== null ? (sel === 25 ? 'ck-sel' : sources.has(25) ? 'ck-can' : '') : '';
-      stack(g, barX, up ? MID - 40 : MID + 40, up ? -1 : 1, n, side, { r: R, max: 4, attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
+      stack(g, barX, up ? MID - 40 : MID + 40, up ? -1 : 1, n, side, { r: R, max: 4, at: 'bar', attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
     }
     // Borne off: the viewer's at the bottom tray.
     for (const side of ['white', 'black']) {
@@ -239,7 +242,7 @@ export function create(container, controls, ctx) {
       const bottom = side === viewer();
       for (let i = 0; i < n; i++) {
         const yy = bottom ? BOT - 4 - (i + 1) * 12.6 : TOP + 4 + i * 12.6;
-        el('rect', { x: RE + 27, y: yy, width: 46, height: 11, rx: 3, class: `ck-${side}` }, g);
+        el('rect', { x: RE + 27, y: yy, width: 46, height: 11, rx: 3, class: `ck-${side}`, 'data-at': 'off', 'data-side': side }, g);
       }
       if (n) text(g, RE + 50, bottom ? BOT - PH - 6 : TOP + PH + 16, `${n} off`, { class: 'info2', 'text-anchor': 'middle' });
     }
@@ -290,6 +293,7 @@ export function create(container, controls, ctx) {
       const tray = el('rect', trayAttrs, g);
       tray.addEventListener('click', () => clickPoint(0));
     }
+    slide(svg, before);
     renderControls();
   }
 

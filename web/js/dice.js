@@ -11,13 +11,15 @@ export function die(g, cx, cy, v, { size = 36, used = false, side = 'white', rol
   return grp;
 }
 
-// A stack of `count` checkers of `side` at (x, y0) growing in direction `dir` (+1 down, -1 up).
-export function stack(g, x, y0, dir, count, side, { r = 21, max = 5, attrs = {}, top = null } = {}) {
+// A stack of `count` checkers of `side` at (x, y0) growing in direction `dir` (+1 down, -1 up);
+// `at` names the place for the checker animation (slide.js).
+export function stack(g, x, y0, dir, count, side, { r = 21, max = 5, attrs = {}, top = null, at = null } = {}) {
   const shown = Math.min(count, max);
   const step = count > max ? (r * 2 * (max - 1)) / (shown - 1 || 1) : r * 2;
   for (let i = 0; i < shown; i++) {
     const cy = y0 + dir * (r + i * Math.min(step, r * 2));
-    const c = el('circle', { cx: x, cy, r: r - 0.5, class: `ck-${side}`, ...attrs }, g);
+    const place = at === null ? {} : { 'data-at': at, 'data-side': side, 'data-n': count };
+    const c = el('circle', { cx: x, cy, r: r - 0.5, class: `ck-${side}`, ...place, ...attrs }, g);
     if (i === shown - 1 && top) top(c, cy);
   }
   if (count > max) {

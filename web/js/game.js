@@ -2,7 +2,7 @@
 // the dice commitment; the board itself is drawn by one module per family.
 import { GameSocket } from './socket.js';
 import { lower } from './svg.js';
-import { t } from './i18n.js';
+import { t, failure } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const id = location.pathname.split('/').filter(Boolean).pop();
@@ -291,7 +291,7 @@ async function rematch() {
     const seats = [s.seats[1], s.seats[0]].map((x) => (x.kind === 'engine' ? { kind: 'engine', level: x.level } : { kind: 'human' }));
     const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...s.spec, seats }) });
     const j = await r.json();
-    if (!r.ok) throw new Error(j.error || r.statusText);
+    if (!r.ok) throw failure(j, r.statusText);
     const mine = app.you === 'white' ? 1 : 0;
     localStorage.setItem('tablier:token:' + j.id, j.tokens[mine]);
     if (seats.every((x) => x.kind === 'human')) localStorage.setItem('tablier:invite:' + j.id, j.tokens[1 - mine]);
@@ -319,7 +319,7 @@ async function positions() {
   if (!app.positions || app.positionsFor !== want) {
     const r = await fetch(`/api/games/${id}/positions`);
     const j = await r.json();
-    if (!r.ok) throw new Error(j.error || r.statusText);
+    if (!r.ok) throw failure(j, r.statusText);
     app.positions = j.positions;
     app.positionsFor = want;
   }

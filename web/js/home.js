@@ -1,5 +1,5 @@
 // The home page: start a game (against the engine or a friend) or open one by its link.
-import { t } from './i18n.js';
+import { t, failure } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 let family = 'draughts';
@@ -51,7 +51,7 @@ $('create').addEventListener('click', async () => {
   try {
     const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spec) });
     const j = await r.json();
-    if (!r.ok) throw new Error(j.error || r.statusText);
+    if (!r.ok) throw failure(j, r.statusText);
     const token = j.tokens[mine];
     localStorage.setItem('tablier:token:' + j.id, token);
     if (friend) {
@@ -147,7 +147,7 @@ async function take(c, button, row) {
   try {
     const r = await fetch(`/api/challenges/${c.id}/accept`, { method: 'POST' });
     const j = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(j.error || r.statusText);
+    if (!r.ok) throw failure(j, r.statusText);
     localStorage.setItem('tablier:token:' + j.id, j.token);
     remember(j.id, c.spec.family);
     location.href = '/g/' + j.id + '#t=' + j.token;

@@ -22,6 +22,21 @@ export function t(key, vars = {}) {
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 
+/// A refusal of the server (its reason in English words and, mostly, a `code` that names it)
+/// or a failure of the page (a code of its own) in the page's language: English keeps the
+/// server's words, with their details; another language says the code's text, or the
+/// server's words after a line of its own when the code is unknown.
+export function serverError(reason, code) {
+  const key = `err.${code}`;
+  if (lang === 'en') return reason || (code && catalog[key]) || '';
+  return code && catalog[key] ? catalog[key] : t('err.other', { reason });
+}
+
+/// The error to throw for a failed HTTP answer: its JSON body (`{error, code}`) and status.
+export function failure(body, status) {
+  return new Error(serverError(body?.error || String(status), body?.code));
+}
+
 /// Writes the texts of the elements that name a key: `data-i18n` (the text), `data-i18n-html`
 /// (markup of our own catalogs), `data-i18n-title`, `data-i18n-placeholder`.
 export function translate(root = document) {

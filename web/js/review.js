@@ -1,7 +1,7 @@
 // The review page of a finished game: every position, the engine's judgement of each as a
 // graph (click it, or a move, or use the arrow keys), and the board as it stood.
 import { el, lower, text } from './svg.js';
-import { t } from './i18n.js';
+import { t, failure } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const id = location.pathname.split('/').filter(Boolean)[1];
@@ -21,7 +21,7 @@ const UNITS = {
 async function getJson(url) {
   const r = await fetch(url);
   const body = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(body.error || `${r.status}`);
+  if (!r.ok) throw failure(body, r.status);
   return body;
 }
 
@@ -109,7 +109,7 @@ async function importRecord(game = 1) {
   try {
     const r = await fetch('/api/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: $('import-text').value, game }) });
     body = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(body.error || `${r.status}`);
+    if (!r.ok) throw failure(body, r.status);
   } catch (e) {
     $('import-err').textContent = e.message;
     return;

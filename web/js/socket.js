@@ -1,3 +1,5 @@
+import { serverError } from './i18n.js';
+
 // The game's WebSocket: versioned states, acked actions, ping/lag, reconnect with the last `v`.
 export class GameSocket {
   constructor(id, token, handlers) {
@@ -48,13 +50,13 @@ export class GameSocket {
         const p = this.pending.get(m.ack);
         if (p) {
           this.pending.delete(m.ack);
-          if (m.t === 'ack') p.resolve(); else p.reject(new Error(m.reason));
-        } else if (m.t === 'error') this.h.error?.(m.reason);
+          if (m.t === 'ack') p.resolve(); else p.reject(new Error(serverError(m.reason, m.code)));
+        } else if (m.t === 'error') this.h.error?.(serverError(m.reason, m.code));
       }
     };
     ws.onclose = () => {
       clearInterval(this.pinger);
-      for (const p of this.pending.values()) p.reject(new Error('the connection was lost; the action may not have reached the server'));
+      for (const p of this.pending.values()) p.reject(new Error(serverError('', 'connection-lost')));
       this.pending.clear();
       if (this.closed) return;
       this.tries++;
@@ -72,7 +74,7 @@ export class GameSocket {
 
   act(action) {
     return new Promise((resolve, reject) => {
-      if (this.ws?.readyState !== WebSocket.OPEN) { reject(new Error('not connected; reconnecting…')); return; }
+      if (this.ws?.readyState !== WebSocket.OPEN) { reject(new Error(serverError('', 'not-connected'))); return; }
       const ack = ++this.ackN;
       this.pending.set(ack, { resolve, reject });
       this.ws.send(JSON.stringify({ t: 'act', action, ack }));

@@ -7,6 +7,7 @@
 // backgammon; go / stay, marking and écoles as buttons when those actions are legal.
 import { el, text, lower, button, esc } from './svg.js';
 import { die, stack } from './dice.js';
+import { snapshot, slide } from './slide.js';
 import { candidates, complete, nextHops } from './builder.js';
 import { t } from './i18n.js';
 
@@ -59,9 +60,21 @@ export function hidesPoints(s, you) {
   return !!(s.spec?.ecoles && you && !s.result && SECRET_PHASES.includes(phaseName(s.view?.phase)));
 }
 
-// A throw's jans as the move list and the roll box write them: "+4 white battre à vrai".
+// A throw's jans as the move list and the roll box write them: "+4 white battre à vrai" (the
+// jans keep the book's names in every language).
+const sideWord = (side) => t('side.' + lower(side)).toLowerCase();
 function janText(jans) {
-  return jans.map((j) => `+${j.points} ${lower(j.to)} ${esc(j.jan)}`).join(' · ');
+  return jans.map((j) => `+${j.points} ${sideWord(j.to)} ${esc(j.jan)}`).join(' · ');
+}
+
+// One event of this roll in the page's language, from its parts (view.event_parts):
+// "White +4 battre à vrai (petit jan) on flèche 17, 1 way [n°131]".
+function eventText(e) {
+  let s = `${t('side.' + lower(e.to))} +${e.points} ${e.jan}`;
+  if (e.table) s += ` (${e.table})`;
+  if (e.at) s += ` ${t('tt.ev.at', { n: e.at })}`;
+  if (e.ways) s += `, ${t((e.numbers ? 'tt.ev.number' : 'tt.ev.way') + (e.ways > 1 ? 's' : ''), { n: e.ways })}`;
+  return `${s} [${e.paragraph}]`;
 }
 
 // Écoles, once a throw's marking and claims are over: what it gave each player, what each
@@ -92,7 +105,7 @@ function ecoleSummary(s, prev) {
 
 export function events(s) {
   if (hidesPoints(s, window.tablier?.you)) return `<div style="color:var(--muted)" data-hidden-points>${t('tt.hidden')}</div>`;
-  const ev = s.view?.events || [];
+  const ev = s.view?.event_parts ? s.view.event_parts.map(eventText) : s.view?.events || [];
   const ecoles = s.view?.ecoles || [];
   let html = '';
   // The throw before this one (the opponent's, usually) stays in view until the next throw.
@@ -213,6 +226,8 @@ export function create(container, controls, ctx) {
   }
 
   function render(state, y, fl) {
+    // A new position from the server: the dames that moved slide there (slide.js).
+    const before = st && st.v !== state.v && flipped === fl ? snapshot(svg) : null;
     st = state; you = y; flipped = fl;
     if (builtFor !== st.v) {
       chosen = []; sel = null; builtFor = st.v;
@@ -263,13 +278,13 @@ export function create(container, controls, ctx) {
     for (const [as, { side, n }] of Object.entries(f)) {
       const a = Number(as); const q = slot(a); const top = isTop(q);
       const cls = moving && side === roller() ? (sel === a ? 'ck-sel' : sources.has(a) ? 'ck-can' : '') : '';
-      stack(g, slotX(q), top ? TOPF : BOTF, top ? 1 : -1, n, side, { r: R, attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
+      stack(g, slotX(q), top ? TOPF : BOTF, top ? 1 : -1, n, side, { r: R, at: `f${a}`, attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
     }
     // Borne-off dames, in the petite bande: white leaves at 24 (the top left seen from white).
     for (const side of ['white', 'black']) {
       const n = off[side === 'white' ? 0 : 1];
       const topSide = (side === 'white') === (viewer() === 'white');
-      for (let i = 0; i < n; i++) el('rect', { x: 8, y: topSide ? RIM + 6 + i * 9 : H - RIM - 14 - i * 9, width: 44, height: 8, rx: 2, class: `ck-${side}` }, g);
+      for (let i = 0; i < n; i++) el('rect', { x: 8, y: topSide ? RIM + 6 + i * 9 : H - RIM - 14 - i * 9, width: 44, height: 8, rx: 2, class: `ck-${side}`, 'data-at': 'off', 'data-side': side }, g);
     }
     if (offDest !== undefined) {
       const topSide = (roller() === 'white') === (viewer() === 'white');
@@ -300,6 +315,7 @@ export function create(container, controls, ctx) {
       if (offDest !== undefined) attrs['data-dest'] = offA;
       el('rect', attrs, g).addEventListener('click', () => clickFleche(offA));
     }
+    slide(svg, before);
     renderControls();
   }
 

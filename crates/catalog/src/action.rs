@@ -103,6 +103,17 @@ pub enum SeatActionError {
     UnknownTableAction(String),
 }
 
+impl SeatActionError {
+    /// A stable name of the refusal, for a client that says it in its own language.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            SeatActionError::TooLong => "action-too-long",
+            SeatActionError::UnknownTableAction(_) => "unknown-table-action",
+        }
+    }
+}
+
 impl SeatAction {
     /// Reads what a seat sends: `!name` is a table action, anything else an action of the
     /// game (read later against the position).

@@ -32,6 +32,8 @@ pub enum ApiError {
     /// A request the server does not take, with its status (400 malformed, 403 not
     /// allowed, 429 too many, ...).
     Refused(StatusCode, String),
+    /// The same, with a stable name for a client that says it in its own language.
+    Coded(StatusCode, &'static str, String),
 }
 
 /// What a client is told about a game whose record does not replay.
@@ -56,8 +58,29 @@ impl ApiError {
                 (StatusCode::SERVICE_UNAVAILABLE, e.to_string())
             }
             ApiError::Action(e) => (StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
-            ApiError::Refused(status, why) => (*status, why.clone()),
+            ApiError::Refused(status, why) | ApiError::Coded(status, _, why) => {
+                (*status, why.clone())
+            }
         }
+    }
+
+    /// A stable name of the refusal (`not-your-turn`, `no-such-game`, ...) beside its reason
+    /// in English words, for a client that says it in its own language (`None`: a refusal
+    /// that the web pages never meet, said in English only).
+    #[must_use]
+    pub fn code(&self) -> Option<&'static str> {
+        Some(match self {
+            ApiError::NotFound => "no-such-game",
+            ApiError::Damaged => "damaged",
+            ApiError::Unavailable | ApiError::Room(RoomError::Storage) => "storage",
+            ApiError::Body(_) => "bad-request",
+            ApiError::Room(RoomError::Refused(r)) => r.code(),
+            ApiError::Room(RoomError::Spec(_)) => "bad-spec",
+            ApiError::Room(RoomError::Moved) => "moved",
+            ApiError::Action(e) => e.code(),
+            ApiError::Coded(_, code, _) => code,
+            ApiError::Refused(..) => return None,
+        })
     }
 
     /// The legal actions an ambiguous action could mean, for the client to choose from.
@@ -94,6 +117,9 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, reason) = self.status_and_reason();
         let mut body = json!({ "error": reason });
+        if let Some(code) = self.code() {
+            body["code"] = code.into();
+        }
         if matches!(self, ApiError::Damaged) {
             body["damaged"] = true.into();
         }
@@ -106,8 +132,9 @@ impl IntoResponse for ApiError {
 
 /// The answer to a token that opens no seat.
 pub(crate) fn forbidden_token() -> ApiError {
-    ApiError::Refused(
+    ApiError::Coded(
         StatusCode::FORBIDDEN,
+        "bad-token",
         "that token opens no seat of this game".into(),
     )
 }

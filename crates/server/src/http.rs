@@ -50,8 +50,9 @@ fn within_quota(
             let wait = not_until.wait_time_from(governor::clock::Clock::now(
                 &governor::clock::DefaultClock::default(),
             ));
-            return Err(ApiError::Refused(
+            return Err(ApiError::Coded(
                 StatusCode::TOO_MANY_REQUESTS,
+                "too-many-requests",
                 format!(
                     "too many {what} from your address: the next one in {} s",
                     wait.as_secs() + 1
@@ -259,8 +260,9 @@ async fn accept_challenge(
         .await
         .map_err(|_| ApiError::Unavailable)?;
     let Some((side, token)) = taken else {
-        return Err(ApiError::Refused(
+        return Err(ApiError::Coded(
             StatusCode::CONFLICT,
+            "challenge-gone",
             "this challenge was taken by someone else or has expired".into(),
         ));
     };
@@ -350,8 +352,9 @@ async fn review(State(hub): State<Hub>, Path(id): Path<String>) -> Result<Respon
     let game = {
         let r = room.lock().await;
         if r.result().is_none() {
-            return Err(ApiError::Refused(
+            return Err(ApiError::Coded(
                 StatusCode::FORBIDDEN,
+                "review-after-game",
                 "the review opens when the game is over (no engine help during play)".into(),
             ));
         }

@@ -78,8 +78,12 @@ pub enum ServerMsg {
     Error {
         /// The refused message's `ack` (`null` if it had none or could not be read).
         ack: Value,
-        /// Why, in words for the player.
+        /// Why, in English words for the player.
         reason: String,
+        /// A stable name of the refusal (`not-your-turn`, `action-not-legal`,
+        /// `draw-declined`, ...) for a client that says it in its own language.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
     },
 }
 

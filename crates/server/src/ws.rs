@@ -202,28 +202,33 @@ async fn handle_message(
     seat: Option<&(Side, String)>,
     text: &str,
 ) -> ServerMsg {
-    let refuse = |ack: Value, reason: &str| ServerMsg::Error {
+    let refuse = |ack: Value, code: &str, reason: &str| ServerMsg::Error {
         ack,
         reason: reason.to_owned(),
+        code: Some(code.to_owned()),
     };
     match read_client(text) {
         // A spectator's act is refused as such, whatever it holds.
         Err((ack, _)) if seat.is_none() && text_is_act(text) => {
-            refuse(ack, "spectators cannot act")
+            refuse(ack, "spectator", "spectators cannot act")
         }
-        Err((ack, reason)) => refuse(ack, &reason),
+        Err((ack, reason)) => refuse(ack, "bad-message", &reason),
         Ok(ClientMsg::Ping { ack }) => ServerMsg::Pong { ack },
         Ok(ClientMsg::Act { action, ack }) => {
             let Some((side, token)) = seat else {
-                return refuse(ack, "spectators cannot act");
+                return refuse(ack, "spectator", "spectators cannot act");
             };
             let action = match SeatAction::parse(&action) {
                 Ok(a) => a,
-                Err(e) => return refuse(ack, &e.to_string()),
+                Err(e) => return refuse(ack, e.code(), &e.to_string()),
             };
             match hub.act(room, *side, token, &action).await {
                 Ok(()) => ServerMsg::Ack { ack },
-                Err(e) => refuse(ack, &e.status_and_reason().1),
+                Err(e) => ServerMsg::Error {
+                    ack,
+                    reason: e.status_and_reason().1,
+                    code: e.code().map(str::to_owned),
+                },
             }
         }
     }

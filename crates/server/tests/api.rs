@@ -94,6 +94,9 @@ async fn state(app: &axum::Router, id: &str) -> Value {
     v
 }
 
+/// The WebSocket and HTTP reference, whose list of refusal codes the answers are checked against.
+const PROTOCOL: &str = include_str!("../../../docs/PROTOCOL.md");
+
 const TWO_HUMANS: &str = r#"[{"kind":"human"},{"kind":"human"}]"#;
 
 #[tokio::test]
@@ -253,6 +256,12 @@ async fn bad_requests_are_refused_with_a_reason_and_change_nothing() {
         assert!(
             v["error"].as_str().unwrap().contains(words),
             "{action}: {v}"
+        );
+        // Each refusal is named too, for the pages that say it in French.
+        let named = v["code"].as_str().unwrap_or_default();
+        assert!(
+            !named.is_empty() && PROTOCOL.contains(&format!("`{named}`")),
+            "{action}: {v} has no documented code"
         );
         assert_eq!(state(&app, &id).await, before, "{action} changed the game");
     }

@@ -809,6 +809,10 @@ async fn backgammon(c: &Client, base: &str) -> usize {
             if turns == 6 {
                 wait_after(c, v).await;
                 shot(c, "backgammon-middle").await;
+                // The engine's checkers slid from their points to where it played them.
+                let animations = js(c, "return window.tablier.animations || 0").await;
+                println!("backgammon: {animations} positions animated");
+                assert!(animations.as_u64().unwrap() > 0, "no checker slid");
                 continue;
             }
         }
@@ -935,43 +939,18 @@ async fn trictrac(c: &Client, base: &str) -> usize {
             break;
         }
         let v = &s["v"];
-        let plays: Vec<&Value> = s["view"]["legal"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|a| !a["paths"].as_array().unwrap().is_empty())
-            .collect();
-        if !plays.is_empty() {
-            let a = plays[pick(plays.len(), v.as_u64().unwrap())];
-            // A forced play is laid out by the page: the person only confirms it.
-            if plays.len() > 1 {
-                play_hops(c, &hops_of(a)).await;
-            }
-            click(c, "#tt-end").await;
+        if trictrac_turn(c, &s).await {
             turns += 1;
-        } else {
-            let legal: Vec<&str> = s["legal"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_str().unwrap())
-                .collect();
-            let choice = ["go", "pass", "stay"]
-                .into_iter()
-                .find(|t| legal.contains(t))
-                .unwrap_or(legal[0]);
-            if choice == "pass" {
-                // The page passes by itself after a moment; a click is quicker.
-                try_click(c, "#controls [data-act='pass']").await;
-            } else {
-                click(c, &format!("#controls [data-act='{choice}']")).await;
-            }
         }
         wait_after(c, v).await;
         let holes = s["view"]["marker"]["holes"].as_array().unwrap();
         if !shot_middle && holes.iter().any(|h| h.as_u64().unwrap() >= 4) {
             shot(c, "trictrac-middle").await;
             shot_middle = true;
+            // The engine's dames slid from their flèches to where it played them.
+            let animations = js(c, "return window.tablier.animations || 0").await;
+            println!("trictrac: {animations} positions animated");
+            assert!(animations.as_u64().unwrap() > 0, "no dame slid");
             // The move list writes each throw's jans with their points in the row of its
             // play, and the roll box keeps the previous throw in view.
             let jans = js(
@@ -1005,6 +984,44 @@ async fn trictrac(c: &Client, base: &str) -> usize {
     }
     shot(c, "trictrac-end").await;
     turns
+}
+
+/// One turn of trictrac through the page, in state `s`: a play chosen by the seed of the
+/// version, or go (else pass, else stay, else the first legal action). True for a play.
+async fn trictrac_turn(c: &Client, s: &Value) -> bool {
+    let v = &s["v"];
+    let plays: Vec<&Value> = s["view"]["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| !a["paths"].as_array().unwrap().is_empty())
+        .collect();
+    if !plays.is_empty() {
+        let a = plays[pick(plays.len(), v.as_u64().unwrap())];
+        // A forced play is laid out by the page: the person only confirms it.
+        if plays.len() > 1 {
+            play_hops(c, &hops_of(a)).await;
+        }
+        click(c, "#tt-end").await;
+        return true;
+    }
+    let legal: Vec<&str> = s["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    let choice = ["go", "pass", "stay"]
+        .into_iter()
+        .find(|t| legal.contains(t))
+        .unwrap_or(legal[0]);
+    if choice == "pass" {
+        // The page passes by itself after a moment; a click is quicker.
+        try_click(c, "#controls [data-act='pass']").await;
+    } else {
+        click(c, &format!("#controls [data-act='{choice}']")).await;
+    }
+    false
 }
 
 /// A few turns of trictrac in the écoles mode: the person marks his points with the buttons.
@@ -1640,6 +1657,18 @@ async fn delay_clock(c: &Client, base: &str) {
     shot(c, "backgammon-delay-clock").await;
 }
 
+/// The French catalog.
+fn catalog_fr() -> serde_json::Map<String, Value> {
+    serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../web/i18n/fr.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap()
+}
+
 /// No text of the page is a catalog's key (a key shown instead of its text).
 async fn no_raw_keys(c: &Client, what: &str) {
     let catalog: serde_json::Map<String, Value> = serde_json::from_str(
@@ -1712,6 +1741,59 @@ async fn languages(c: &Client, base: &str) {
         no_raw_keys(c, &format!("{family} (fr)")).await;
         shot(c, &format!("{family}-fr")).await;
     }
+    // Trictrac's jans in French words around the book's names: "Blanc +4 battre à vrai ...
+    // sur la flèche 17, par 1 moyen", "+4 blanc ..." in the move list.
+    let mut said = Vec::new();
+    for _ in 0..60 {
+        let (s, _) = my_turn(c).await;
+        if !s["result"].is_null() {
+            break;
+        }
+        let lines = js(
+            c,
+            "return [...document.querySelectorAll('[data-event], [data-jans]')].map(e => e.textContent)",
+        )
+        .await;
+        said.extend(
+            lines
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l.as_str().unwrap().to_owned()),
+        );
+        if said.iter().any(|l| l.contains("flèche")) {
+            break;
+        }
+        trictrac_turn(c, &s).await;
+        wait_after(c, &s["v"]).await;
+    }
+    assert!(!said.is_empty(), "no jan was said in 60 turns");
+    for l in &said {
+        assert!(
+            (l.contains("blanc")
+                || l.contains("noir")
+                || l.contains("Blanc")
+                || l.contains("Noir"))
+                && !["white", "White", "black", "Black", " on flèche", " way"]
+                    .iter()
+                    .any(|w| l.contains(w)),
+            "not French: {l}"
+        );
+    }
+    println!("trictrac in French: {:?}", said.last());
+    shot(c, "trictrac-fr-played").await;
+    // A refusal of the server, said in French (the server names it; the page says it).
+    let refused = js_async(
+        c,
+        "await tablier.act('zz'); await new Promise((r) => setTimeout(r, 200)); return document.getElementById('toast').textContent",
+    )
+    .await;
+    let fr = catalog_fr();
+    assert!(
+        fr.iter()
+            .any(|(k, v)| k.starts_with("err.") && v.as_str() == refused.as_str()),
+        "not a French refusal: {refused}"
+    );
     c.set_window_size(390, 844).await.unwrap();
     for family in ["draughts", "backgammon", "trictrac"] {
         start_game(c, base, family, "0", 1).await;

@@ -41,6 +41,9 @@ use tokio_tungstenite::tungstenite::protocol::frame::Frame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
 
+/// The protocol's reference, whose list of refusal codes the answers are checked against.
+const PROTOCOL: &str = include_str!("../../../docs/PROTOCOL.md");
+
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// The largest text message the server reads (its `MAX_MESSAGE`): longer ones close the
@@ -554,6 +557,13 @@ async fn run_case(addr: SocketAddr, spec: Value, sends: Vec<Send>) -> Result<(),
                 }
                 if t == "error" {
                     prop_assert!(r["reason"].as_str().is_some_and(|s| !s.is_empty()), "{}", r);
+                    prop_assert!(
+                        r["code"]
+                            .as_str()
+                            .is_some_and(|c| PROTOCOL.contains(&format!("`{c}`"))),
+                        "{} has no documented code",
+                        r
+                    );
                 }
                 if t == "ack" {
                     prop_assert!(s.conn < 2, "a spectator's {} was accepted", &described);

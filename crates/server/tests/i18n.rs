@@ -229,3 +229,26 @@ async fn the_pages_come_in_the_browsers_language() {
     assert_eq!(resp.headers()["content-type"], "application/json");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every refusal code of the protocol's reference (`docs/PROTOCOL.md`, "The codes: ...") has
+/// its text in the catalogs (`err.CODE`), so that a page says every refusal in its language.
+#[test]
+fn every_refusal_code_has_its_text() {
+    let doc = include_str!("../../../docs/PROTOCOL.md");
+    let start = doc.find("The codes:").expect("the list of codes");
+    let list = &doc[start..start + doc[start..].find("```").unwrap()];
+    let codes: Vec<&str> = list
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|c| !["code", "error"].contains(c))
+        .filter(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '-'))
+        .collect();
+    assert!(codes.len() > 25, "{codes:?}");
+    let english = catalog(LANGUAGES[0]);
+    let missing: Vec<&&str> = codes
+        .iter()
+        .filter(|c| !english.contains_key(&format!("err.{c}")))
+        .collect();
+    assert!(missing.is_empty(), "no text for {missing:?}");
+}

@@ -118,10 +118,10 @@
 //! plays as in [`crate::plays`], `go`, `stay`, `mark 4`, `claim`, `decline`, `ecole 4`,
 //! `erase`, `oblige`, `warn 4`.
 
-use crate::board::Board;
+use crate::board::{Board, Table};
 use crate::marker::{marque_value, settle, Marker, Settlement};
 use crate::plays::{Play, Roll};
-use crate::scoring::{EventKind, JanContext, RollScore};
+use crate::scoring::{Event, EventKind, JanContext, RollScore};
 use serde::{Deserialize, Serialize};
 use tablier_core::{Actor, Dice, IllegalAction, Outcome, ParseActionError, Side};
 
@@ -1401,6 +1401,9 @@ pub struct TrictracView {
     pub roll: Option<String>,
     /// The current roll's scoring events, one line each.
     pub events: Vec<String>,
+    /// The same events, each in its parts, for a client that writes them in its own language
+    /// (the jans keep the book's names).
+    pub event_parts: Vec<EventView>,
     /// Legal actions: notation and, for plays, the path of flèches of each dame moved.
     pub legal: Vec<ActionView>,
     /// Écoles that can be claimed.
@@ -1413,6 +1416,44 @@ pub struct TrictracView {
     /// their points: the move list shows them. In the écoles mode a client hides the last
     /// throw's jans from the seated players while its points are being marked.
     pub throws: Vec<ThrowView>,
+}
+
+/// One scoring event of [`TrictracView::event_parts`]: `White +4 battre à vrai (petit jan)
+/// on flèche 17, 1 way [n°131]` in its parts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EventView {
+    /// Who marks the points.
+    pub to: Side,
+    /// The points.
+    pub points: u32,
+    /// The jan, as the book names it.
+    pub jan: &'static str,
+    /// The table concerned (fills, conservation), if any, as the book names it.
+    pub table: Option<&'static str>,
+    /// The flèche concerned (a hit dame, a filled demi-case), if any.
+    pub at: Option<u8>,
+    /// Ways (hits, fills) or unplayed numbers; shown when above 1, or for hits and fills.
+    pub ways: Option<u8>,
+    /// Whether `ways` counts unplayed numbers rather than ways.
+    pub numbers: bool,
+    /// The book's paragraph (`n°131`).
+    pub paragraph: &'static str,
+}
+
+impl From<&Event> for EventView {
+    fn from(e: &Event) -> Self {
+        let shown = e.ways > 1 || matches!(e.kind, EventKind::BattreAVrai | EventKind::Remplir);
+        EventView {
+            to: e.to,
+            points: e.points,
+            jan: e.kind.name(),
+            table: e.table.map(Table::name),
+            at: e.at,
+            ways: shown.then_some(e.ways),
+            numbers: e.kind == EventKind::NombreNonJoue,
+            paragraph: e.kind.paragraph(),
+        }
+    }
 }
 
 /// A throw of the dice in [`TrictracView::throws`].
@@ -1667,6 +1708,11 @@ impl tablier_core::Game for Trictrac {
                 .score
                 .as_ref()
                 .map(|s| s.events.iter().map(ToString::to_string).collect())
+                .unwrap_or_default(),
+            event_parts: self
+                .score
+                .as_ref()
+                .map(|s| s.events.iter().map(EventView::from).collect())
                 .unwrap_or_default(),
             legal: self
                 .legal_actions()

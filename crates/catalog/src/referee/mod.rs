@@ -8,7 +8,7 @@ pub mod clock;
 pub mod offers;
 
 use rand::RngCore;
-use tablier_core::{ActionError, Actor, Outcome, SeededDice, Side};
+use tablier_core::{ActionError, Actor, Outcome, ParseErrorKind, SeededDice, Side};
 
 use crate::action::{SeatAction, SeatActionError, TableAction};
 use crate::export::{civil_date, Export, ExportInfo};
@@ -49,6 +49,30 @@ pub enum Refusal {
     /// A table action the game has no use for (draw offers and takebacks in the dice games).
     #[error("unknown table action {0}")]
     NotInThisGame(TableAction),
+}
+
+impl Refusal {
+    /// A stable name of the refusal (`not-your-turn`, `action-not-legal`, `draw-declined`,
+    /// ...), for a client that says it in its own language; the message stays the reason in
+    /// English words, with its details.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            Refusal::GameOver => "game-over",
+            Refusal::NotYourTurn => "not-your-turn",
+            Refusal::DiceAreThrown => "dice-are-thrown",
+            Refusal::OnlyTheClockFlags => "only-the-clock-flags",
+            Refusal::Text(e) => e.code(),
+            Refusal::Action(ActionError::Parse(e)) => match e.kind {
+                ParseErrorKind::Syntax => "action-syntax",
+                ParseErrorKind::NotLegal => "action-not-legal",
+                ParseErrorKind::Ambiguous { .. } => "action-ambiguous",
+            },
+            Refusal::Action(ActionError::Illegal(_)) => "action-illegal",
+            Refusal::Offer(e) => e.code(),
+            Refusal::NotInThisGame(_) => "not-in-this-game",
+        }
+    }
 }
 
 /// A position of a game's review: the action that led to it (none at the start) and the

@@ -43,6 +43,23 @@ pub enum OfferRefusal {
     Damaged(String),
 }
 
+impl OfferRefusal {
+    /// A stable name of the refusal, for a client that says it in its own language.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            OfferRefusal::TooMany => "offers-too-many",
+            OfferRefusal::DrawStands => "draw-stands",
+            OfferRefusal::DrawDeclined => "draw-declined",
+            OfferRefusal::NoDrawOffered => "no-draw-offered",
+            OfferRefusal::NothingToTakeBack => "nothing-to-take-back",
+            OfferRefusal::TakebackStands => "takeback-stands",
+            OfferRefusal::NoTakebackAsked => "no-takeback-asked",
+            OfferRefusal::Damaged(_) => "damaged",
+        }
+    }
+}
+
 /// What an accepted offer does to the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effect {

@@ -1,8 +1,8 @@
 // The page's language and its texts. The texts live in one catalog per language
-// (web/i18n/en.json, fr.json: data, a key for each text); the language is the visitor's
+// (web/i18n/en.json, fr.json, nl.json, pt.json: data, a key for each text); the language is the visitor's
 // choice, kept in the browser, or else the one the server read in the browser's
 // Accept-Language (written into <html lang>). Every page's header has the switch.
-export const LANGUAGES = { en: 'English', fr: 'Français' };
+export const LANGUAGES = { en: 'English', fr: 'Français', nl: 'Nederlands', pt: 'Português' };
 
 const chosen = localStorage.getItem('tablier:lang');
 const served = document.documentElement.lang;

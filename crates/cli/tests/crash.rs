@@ -59,6 +59,26 @@ fn acknowledged_actions_survive_a_kill_and_games_continue() {
     for (id, tokens) in &games {
         acked.push(play(addr, id, tokens, 15));
     }
+    // Public challenges: one open, one taken before the kill.
+    let challenge = |addr| {
+        let body = json!({"family": "draughts", "challenge": "black",
+            "seats": [{"kind": "human"}, {"kind": "human"}]});
+        let (status, g) = http(addr, "POST", "/api/games", Some(&body));
+        assert_eq!(status, 200, "{g}");
+        (
+            g["id"].as_str().unwrap().to_owned(),
+            g["tokens"][0].as_str().unwrap().to_owned(),
+        )
+    };
+    let (open, open_white) = challenge(addr);
+    let (taken, _) = challenge(addr);
+    let (status, took) = http(
+        addr,
+        "POST",
+        &format!("/api/challenges/{taken}/accept"),
+        None,
+    );
+    assert_eq!(status, 200, "{took}");
     // SIGKILL: no shutdown, no flush beyond what each acknowledgement already committed.
     server.kill().unwrap();
     server.wait().unwrap();
@@ -76,6 +96,35 @@ fn acknowledged_actions_survive_a_kill_and_games_continue() {
         let more = play(addr, id, tokens, 5);
         assert!(more.len() > log.len(), "game {id} goes on");
     }
+    // The open challenge is listed again and its seat taken once; the taken one is not.
+    let (_, list) = http(addr, "GET", "/api/challenges", None);
+    let ids: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [open.as_str()], "{list}");
+    let (status, took) = http(
+        addr,
+        "POST",
+        &format!("/api/challenges/{taken}/accept"),
+        None,
+    );
+    assert_eq!(status, 409, "{took}");
+    let (status, took) = http(
+        addr,
+        "POST",
+        &format!("/api/challenges/{open}/accept"),
+        None,
+    );
+    assert_eq!(status, 200, "{took}");
+    let tokens = [open_white, took["token"].as_str().unwrap().to_owned()];
+    assert_eq!(
+        play(addr, &open, &tokens, 2).len(),
+        2,
+        "the challenge is played"
+    );
     server.kill().unwrap();
     server.wait().unwrap();
     let _ = std::fs::remove_dir_all(&data);

@@ -486,7 +486,7 @@ fn content_type(path: &str) -> &'static str {
 }
 
 /// The languages of the pages' catalogs (`web/i18n/`), the first the default.
-pub const LANGUAGES: [&str; 2] = ["en", "fr"];
+pub const LANGUAGES: [&str; 4] = ["en", "fr", "nl", "pt"];
 
 /// The language of the pages for a browser's `Accept-Language` header: the catalog's
 /// language it prefers most (by its quality values), English when it names none of them.
@@ -497,7 +497,7 @@ pub const LANGUAGES: [&str; 2] = ["en", "fr"];
 /// assert_eq!(page_language("fr-FR,fr;q=0.9,en-US;q=0.8,en;q=0.7"), "fr");
 /// assert_eq!(page_language("en-GB,fr;q=0.5"), "en");
 /// assert_eq!(page_language("de-DE, fr;q=0.3"), "fr");
-/// assert_eq!(page_language("nl"), "en");
+/// assert_eq!(page_language("de"), "en");
 /// ```
 #[must_use]
 pub fn page_language(accept: &str) -> &'static str {

@@ -1657,16 +1657,10 @@ async fn delay_clock(c: &Client, base: &str) {
     shot(c, "backgammon-delay-clock").await;
 }
 
-/// The French catalog.
-fn catalog_fr() -> serde_json::Map<String, Value> {
-    serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../web/i18n/fr.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap()
+/// A language's catalog.
+fn catalog(lang: &str) -> serde_json::Map<String, Value> {
+    let path = format!("{}/../../web/i18n/{lang}.json", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// No text of the page is a catalog's key (a key shown instead of its text).
@@ -1788,7 +1782,7 @@ async fn languages(c: &Client, base: &str) {
         "await tablier.act('zz'); await new Promise((r) => setTimeout(r, 200)); return document.getElementById('toast').textContent",
     )
     .await;
-    let fr = catalog_fr();
+    let fr = catalog("fr");
     assert!(
         fr.iter()
             .any(|(k, v)| k.starts_with("err.") && v.as_str() == refused.as_str()),
@@ -1810,6 +1804,25 @@ async fn languages(c: &Client, base: &str) {
         shot(c, &format!("{family}-fr-phone")).await;
     }
     c.set_window_size(1360, 900).await.unwrap();
+    // Dutch and Portuguese, the languages of 10x10 and Brazilian draughts: the home page and
+    // a game of each family with no key shown instead of a text.
+    for lang in ["nl", "pt"] {
+        js(
+            c,
+            &format!("localStorage.setItem('tablier:lang', '{lang}')"),
+        )
+        .await;
+        c.goto(&format!("{base}/")).await.unwrap();
+        let h2 = js(c, "return document.querySelector('#new h2').textContent").await;
+        assert_eq!(h2, catalog(lang)["home.new"], "{lang}");
+        no_raw_keys(c, &format!("home ({lang})")).await;
+        for family in ["draughts", "backgammon", "trictrac"] {
+            start_game(c, base, family, "0", 1).await;
+            no_raw_keys(c, &format!("{family} ({lang})")).await;
+            shot(c, &format!("{family}-{lang}")).await;
+        }
+    }
+    js(c, "localStorage.setItem('tablier:lang', 'fr')").await;
     c.goto(&format!("{base}/g/doesnotexist")).await.unwrap();
     let text = js(c, "return document.body.innerText").await;
     assert!(

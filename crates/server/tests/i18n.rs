@@ -194,6 +194,8 @@ async fn the_pages_come_in_the_browsers_language() {
         (Some("en-US,en;q=0.9"), "en"),
         (Some("de-DE,fr;q=0.4"), "fr"),
         (None, "en"),
+        (Some("nl-NL,nl;q=0.9"), "nl"),
+        (Some("pt-BR,pt;q=0.9,en;q=0.5"), "pt"),
     ] {
         for page in ["/", "/g/abcdefgh"] {
             let mut req = Request::builder().uri(page);

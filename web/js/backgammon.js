@@ -1,17 +1,29 @@
 // The backgammon board: 24 points, bar, trays, dice, the cube; a turn is built die by die from
 // the legal plays' hops, with undo and "end turn"; roll, double, take, drop, beaver and
 // resignation offers as buttons when those actions are legal.
-import { el, text, lower, button, esc } from './svg.js';
+import { el, text, lower, button, esc, uprightTexts } from './svg.js';
 import { die, stack } from './dice.js';
 import { snapshot, slide } from './slide.js';
 import { candidates, complete, nextHops } from './builder.js';
 import { t } from './i18n.js';
 
-const PW = 48; const LX = 68; const BX = LX + 6 * PW; const BW = 48; const RX = BX + BW; const RE = RX + 6 * PW;
-const TOP = 32; const BOT = 528; const PH = 200; const MID = 280; const R = 20;
-const W = 790; const H = 560;
+// The board's geometry, in SVG units: the wide board of a desktop, or on a phone held upright
+// the board turned a quarter (its points run down the screen) with wider points and
+// shorter ones, so that each point is a finger's width (40 px and more) on a 390 px phone.
+let PW; let LX; let BX; let BW; let RX; let RE; let TOP; let BOT; let PH; let MID; let W; let H; let BARMAX;
+const R = 20;
+function geometry(phone) {
+  PW = phone ? 56 : 48; LX = 68; BX = LX + 6 * PW; BW = 48; RX = BX + BW; RE = RX + 6 * PW;
+  W = RE + 98;
+  H = phone ? 440 : 560; TOP = phone ? 22 : 32; BOT = H - TOP; PH = phone ? 170 : 200; MID = H / 2;
+  BARMAX = phone ? 3 : 4;
+}
+geometry(false);
 
 export const ownResign = true;
+
+// A phone held upright: the board is turned a quarter (see `geometry`).
+const upright = window.matchMedia('(max-width: 600px) and (orientation: portrait)');
 
 export function title(s) {
   const v = s.view;
@@ -105,6 +117,7 @@ export function create(container, controls, ctx) {
   const svg = el('svg', { class: 'board backgammon', viewBox: `0 0 ${W} ${H}` });
   container.innerHTML = '';
   container.appendChild(svg);
+  upright.addEventListener('change', () => st && render(st, you, flipped));
   let st = null; let you = null; let flipped = false;
   let chosen = []; let sel = null; let builtFor = null; let lastRollKey = null; let autoPass = null;
   let resignOpen = -1; // the version at which the resignation choice was opened
@@ -168,7 +181,7 @@ export function create(container, controls, ctx) {
 
   function render(state, y, f) {
     // A new position from the server: the checkers that moved slide there (slide.js).
-    const before = st && st.v !== state.v && flipped === f ? snapshot(svg) : null;
+    const before = st && st.v !== state.v && flipped === f && svg.classList.contains('turned') === upright.matches ? snapshot(svg) : null;
     st = state; you = y; flipped = f;
     const key = `${st.v}`;
     if (builtFor !== key) {
@@ -176,8 +189,15 @@ export function create(container, controls, ctx) {
       // A forced play is laid out at once: the player only confirms it.
       if (myTurnToMove() && actions().length === 1) chosen = actions()[0].hops.map((h) => [...h]);
     }
+    // On a phone held upright the board is turned a quarter: drawn as on a desktop in a group
+    // turned clockwise (the player's side on the left, his home board at the bottom), its
+    // texts turned back upright.
+    const phone = upright.matches;
+    geometry(phone);
+    svg.setAttribute('viewBox', phone ? `0 0 ${H} ${W}` : `0 0 ${W} ${H}`);
+    svg.classList.toggle('turned', phone);
     svg.innerHTML = '';
-    const g = el('g', {}, svg);
+    const g = el('g', phone ? { transform: `translate(${H} 0) rotate(90)` } : {}, svg);
     const v = st.view;
     // Frame, felt, points.
     el('rect', { x: 56, y: 4, width: RE + 12 - 56, height: H - 8, rx: 6, class: 'frame' }, g);
@@ -192,10 +212,10 @@ export function create(container, controls, ctx) {
       const top = isTop(q);
       const base = top ? TOP : BOT;
       const tip = top ? TOP + PH - 10 : BOT - PH + 10;
-      el('path', { d: `M${x - PW / 2 + 1} ${base} L${x} ${tip} L${x + PW / 2 - 1} ${base} Z`, class: q % 2 ? 'pt-b' : 'pt-a' }, g);
+      el('path', { d: `M${x - PW / 2 + 1} ${base} L${x} ${tip} L${x + PW / 2 - 1} ${base} Z`, class: q % 2 ? 'pt-b' : 'pt-a', 'data-pt': q }, g);
       if (lastSlots.has(q)) el('path', { d: `M${x - PW / 2 + 1} ${base} L${x} ${tip} L${x + PW / 2 - 1} ${base} Z`, class: 'pt-last' }, g);
       // Numbered from the viewer's side, as each player counts his own points.
-      text(g, x, top ? 23 : H - 12, q, { class: 'pt-num', 'text-anchor': 'middle' });
+      text(g, x, top ? TOP - 9 : H - 12, q, { class: 'pt-num', 'text-anchor': 'middle' });
     }
     const { b, off } = myTurnToMove() ? localBoard() : { b: v.board, off: v.off };
     const moving = myTurnToMove();
@@ -223,7 +243,7 @@ export function create(container, controls, ctx) {
       const top = isTop(q);
       const mp = moving ? (moverSide() === 'white' ? wp : 25 - wp) : null;
       const cls = mp !== null && side === moverSide() ? (sel === mp ? 'ck-sel' : sources.has(mp) ? 'ck-can' : '') : '';
-      stack(g, pointX(q), top ? TOP : BOT, top ? 1 : -1, Math.abs(n), side, { r: R, at: `p${wp}`, attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
+      stack(g, pointX(q), top ? TOP : BOT, top ? 1 : -1, Math.abs(n), side, { r: R, max: PH >= 200 ? 5 : 4, at: `p${wp}`, attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
     }
     // Bar: the viewer's checkers in the upper half, the opponent's in the lower.
     const barX = BX + BW / 2;
@@ -234,15 +254,16 @@ export function create(container, controls, ctx) {
       const up = side === viewer();
       const mp = moving && side === moverSide() ? 25 : null;
       const cls = mp !== null ? (sel === 25 ? 'ck-sel' : sources.has(25) ? 'ck-can' : '') : '';
-      stack(g, barX, up ? MID - 40 : MID + 40, up ? -1 : 1, n, side, { r: R, max: 4, at: 'bar', attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
+      stack(g, barX, up ? MID - 40 : MID + 40, up ? -1 : 1, n, side, { r: R, max: BARMAX, at: 'bar', attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
     }
     // Borne off: the viewer's at the bottom tray.
     for (const side of ['white', 'black']) {
       const n = off[side === 'white' ? 0 : 1];
       const bottom = side === viewer();
       for (let i = 0; i < n; i++) {
-        const yy = bottom ? BOT - 4 - (i + 1) * 12.6 : TOP + 4 + i * 12.6;
-        el('rect', { x: RE + 27, y: yy, width: 46, height: 11, rx: 3, class: `ck-${side}`, 'data-at': 'off', 'data-side': side }, g);
+        const step = Math.min(12.6, (PH - 8) / 15);
+        const yy = bottom ? BOT - 4 - (i + 1) * step : TOP + 4 + i * step;
+        el('rect', { x: RE + 27, y: yy, width: 46, height: step - 1.6, rx: 3, class: `ck-${side}`, 'data-at': 'off', 'data-side': side }, g);
       }
       if (n) text(g, RE + 50, bottom ? BOT - PH - 6 : TOP + PH + 16, `${n} off`, { class: 'info2', 'text-anchor': 'middle' });
     }
@@ -293,6 +314,7 @@ export function create(container, controls, ctx) {
       const tray = el('rect', trayAttrs, g);
       tray.addEventListener('click', () => clickPoint(0));
     }
+    if (phone) uprightTexts(g);
     slide(svg, before);
     renderControls();
   }

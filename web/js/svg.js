@@ -29,3 +29,13 @@ export function button(parent, label, onclick, cls = '', attrs = {}) {
 export function esc(s) {
   return String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 }
+
+/// In a group turned a quarter clockwise, turns every text back upright about its own centre
+/// (so that it stays where it was drawn), but those marked `data-along` (names that run along
+/// the board).
+export function uprightTexts(g) {
+  for (const e of g.querySelectorAll('text:not([data-along])')) {
+    const b = e.getBBox();
+    e.setAttribute('transform', `rotate(-90 ${b.x + b.width / 2} ${b.y + b.height / 2})`);
+  }
+}

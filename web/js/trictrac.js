@@ -5,15 +5,27 @@
 // central bande), 10 (at the far bande), the holes by a fichet in the 12 holes of the
 // player's long bande, the pavillon in the petite bande. A play is built die by die like
 // backgammon; go / stay, marking and écoles as buttons when those actions are legal.
-import { el, text, lower, button, esc } from './svg.js';
+import { el, text, lower, button, esc, uprightTexts } from './svg.js';
 import { die, stack } from './dice.js';
 import { snapshot, slide } from './slide.js';
 import { candidates, complete, nextHops } from './builder.js';
 import { t } from './i18n.js';
 
-const FW = 50; const L0 = 64; const LB = L0 + 6 * FW; const BW = 40; const R0 = LB + BW; const RE = R0 + 6 * FW; const W = RE + 34;
-const H = 644; const RIM = 30; const STRIP = 40; const PH = 200;
-const TOPF = RIM + STRIP; const BOTF = H - RIM - STRIP; const MID = H / 2; const R = 20;
+// The box's geometry, in SVG units: the wide box of a desktop, or on a phone held upright the
+// box turned a quarter (its flèches run down the screen) with wider flèches and shorter ones,
+// so that each flèche is a finger's width (40 px and more) on a 390 px phone.
+let FW; let L0; let LB; let BW; let R0; let RE; let W; let H; let RIM; let STRIP; let PH; let TOPF; let BOTF; let MID; let DICE_DY;
+const R = 20;
+function geometry(phone) {
+  FW = phone ? 62 : 50; L0 = 64; LB = L0 + 6 * FW; BW = 40; R0 = LB + BW; RE = R0 + 6 * FW; W = RE + 34;
+  H = phone ? 472 : 644; RIM = phone ? 22 : 30; STRIP = phone ? 32 : 40; PH = phone ? 160 : 200;
+  TOPF = RIM + STRIP; BOTF = H - RIM - STRIP; MID = H / 2;
+  DICE_DY = phone ? 0 : 38;
+}
+geometry(false);
+
+// A phone held upright: the box is turned a quarter (see `geometry`).
+const upright = window.matchMedia('(max-width: 600px) and (orientation: portrait)');
 
 export function title(s) {
   const o = s.view?.options;
@@ -197,6 +209,7 @@ export function create(container, controls, ctx) {
   const svg = el('svg', { class: 'board trictrac', viewBox: `0 0 ${W} ${H}` });
   container.innerHTML = '';
   container.appendChild(svg);
+  upright.addEventListener('change', () => st && render(st, you, flipped));
   let st = null; let you = null; let flipped = false;
   let chosen = []; let sel = null; let builtFor = null; let lastRollKey = null; let autoPass = null;
 
@@ -227,15 +240,21 @@ export function create(container, controls, ctx) {
 
   function render(state, y, fl) {
     // A new position from the server: the dames that moved slide there (slide.js).
-    const before = st && st.v !== state.v && flipped === fl ? snapshot(svg) : null;
+    const before = st && st.v !== state.v && flipped === fl && svg.classList.contains('turned') === upright.matches ? snapshot(svg) : null;
     st = state; you = y; flipped = fl;
     if (builtFor !== st.v) {
       chosen = []; sel = null; builtFor = st.v;
       // A forced play is laid out at once: the player only confirms it.
       if (playing() && actions().length === 1) chosen = actions()[0].hops.map((h) => [...h]);
     }
+    // On a phone held upright the box is turned a quarter: drawn as on a desktop in a group
+    // turned clockwise (the player's side on the left), its texts turned back upright.
+    const phone = upright.matches;
+    geometry(phone);
+    svg.setAttribute('viewBox', phone ? `0 0 ${H} ${W}` : `0 0 ${W} ${H}`);
+    svg.classList.toggle('turned', phone);
     svg.innerHTML = '';
-    const g = el('g', {}, svg);
+    const g = el('g', phone ? { transform: `translate(${H} 0) rotate(90)` } : {}, svg);
     const v = st.view;
     // The box: bandes, tables, central bande.
     el('rect', { x: 0, y: 0, width: W, height: H, rx: 8, class: 'frame' }, g);
@@ -251,12 +270,12 @@ export function create(container, controls, ctx) {
       const a = viewer() === 'white' ? q : 25 - q;
       const coin = a === 12 || a === 13;
       const d = `M${x - FW / 2 + 2} ${base} L${x} ${tip} L${x + FW / 2 - 2} ${base} Z`;
-      el('path', { d, class: q % 2 ? 'pt-b' : 'pt-a' }, g);
+      el('path', { d, class: q % 2 ? 'pt-b' : 'pt-a', 'data-pt': q }, g);
       if (last.has(q)) el('path', { d, class: 'pt-last' }, g);
       text(g, x, top ? TOPF - 5 : BOTF + 14, a, { class: 'lbl', 'text-anchor': 'middle', 'font-weight': coin ? 700 : 400 });
     }
     // Table names, faintly.
-    const tname = (x, yy, s) => text(g, x, yy, s, { class: 'lbl', 'text-anchor': 'middle', opacity: 0.55, 'font-size': 10 });
+    const tname = (x, yy, s) => text(g, x, yy, s, { class: 'lbl', 'text-anchor': 'middle', opacity: 0.55, 'font-size': 10, 'data-along': 1 });
     // The tables as the bottom player names them.
     tname(L0 + 3 * FW, MID + 14, 'petit jan');
     tname(R0 + 3 * FW, MID + 14, 'grand jan');
@@ -278,7 +297,7 @@ export function create(container, controls, ctx) {
     for (const [as, { side, n }] of Object.entries(f)) {
       const a = Number(as); const q = slot(a); const top = isTop(q);
       const cls = moving && side === roller() ? (sel === a ? 'ck-sel' : sources.has(a) ? 'ck-can' : '') : '';
-      stack(g, slotX(q), top ? TOPF : BOTF, top ? 1 : -1, n, side, { r: R, at: `f${a}`, attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
+      stack(g, slotX(q), top ? TOPF : BOTF, top ? 1 : -1, n, side, { r: R, max: PH >= 200 ? 5 : 4, at: `f${a}`, attrs: cls ? { class: `ck-${side} ${cls}` } : {} });
     }
     // Borne-off dames, in the petite bande: white leaves at 24 (the top left seen from white).
     for (const side of ['white', 'black']) {
@@ -299,7 +318,7 @@ export function create(container, controls, ctx) {
       const used = usedDice(roll);
       const anim = lastRollKey !== `${st.v}:${v.roll}` && phaseName(v.phase) !== 'Decide';
       lastRollKey = `${st.v}:${v.roll}`;
-      roll.forEach((d, i) => die(g, cx + (i - 0.5) * 48, MID + (mine ? 38 : -38), d, { size: 38, used: used[i], side: roller(), roll: anim }));
+      roll.forEach((d, i) => die(g, cx + (i - 0.5) * 48, MID + (mine ? DICE_DY : -DICE_DY), d, { size: 38, used: used[i], side: roller(), roll: anim }));
     }
     // Hit zones (abs numbering; 25 / 0 = off).
     if (moving) {
@@ -315,6 +334,7 @@ export function create(container, controls, ctx) {
       if (offDest !== undefined) attrs['data-dest'] = offA;
       el('rect', attrs, g).addEventListener('click', () => clickFleche(offA));
     }
+    if (phone) uprightTexts(g);
     slide(svg, before);
     renderControls();
   }

@@ -1402,6 +1402,25 @@ async fn phone_layout(c: &Client, base: &str) {
             0,
             "{family}: targets under 40 px on a phone: {small}"
         );
+        if family != "draughts" {
+            // The board is turned a quarter so that every point (flèche) is a finger's
+            // width, and its numbers are readable.
+            let sizes = js(
+                c,
+                "const r = [...document.querySelectorAll('#board [data-pt]')].map(e => e.getBoundingClientRect());                  const n = [...document.querySelectorAll('#board .pt-num, #board .lbl')].map(e => e.getBoundingClientRect().height);                  return [r.length, Math.min(...r.map(b => Math.min(b.width, b.height))), Math.min(...n)]",
+            )
+            .await;
+            assert_eq!(sizes[0], json!(24), "{family}: {sizes}");
+            assert!(
+                sizes[1].as_f64().unwrap() >= 40.0,
+                "{family}: a point under 40 px on a phone: {sizes}"
+            );
+            assert!(
+                sizes[2].as_f64().unwrap() >= 9.0,
+                "{family}: a number under 9 px on a phone: {sizes}"
+            );
+            println!("{family} on a phone: points {} px wide", sizes[1]);
+        }
         shot(c, &format!("{family}-phone")).await;
     }
     c.set_window_size(1360, 900).await.unwrap();

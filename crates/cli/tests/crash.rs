@@ -13,6 +13,11 @@ fn start(data: &std::path::Path) -> (Child, SocketAddr) {
     serve_common::start(&["--data", data.to_str().unwrap()])
 }
 
+/// Takes the offered seat of a public challenge: the status and the answer.
+fn accept(addr: SocketAddr, id: &str) -> (u16, Value) {
+    http(addr, "POST", &format!("/api/challenges/{id}/accept"), None)
+}
+
 /// Plays `n` legal actions (the first listed) in a game between two human seats; returns the
 /// log as acknowledged.
 fn play(addr: SocketAddr, id: &str, tokens: &[String; 2], n: usize) -> Vec<Value> {
@@ -72,12 +77,7 @@ fn acknowledged_actions_survive_a_kill_and_games_continue() {
     };
     let (open, open_white) = challenge(addr);
     let (taken, _) = challenge(addr);
-    let (status, took) = http(
-        addr,
-        "POST",
-        &format!("/api/challenges/{taken}/accept"),
-        None,
-    );
+    let (status, took) = accept(addr, &taken);
     assert_eq!(status, 200, "{took}");
     // SIGKILL: no shutdown, no flush beyond what each acknowledgement already committed.
     server.kill().unwrap();
@@ -105,19 +105,9 @@ fn acknowledged_actions_survive_a_kill_and_games_continue() {
         .map(|c| c["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, [open.as_str()], "{list}");
-    let (status, took) = http(
-        addr,
-        "POST",
-        &format!("/api/challenges/{taken}/accept"),
-        None,
-    );
+    let (status, took) = accept(addr, &taken);
     assert_eq!(status, 409, "{took}");
-    let (status, took) = http(
-        addr,
-        "POST",
-        &format!("/api/challenges/{open}/accept"),
-        None,
-    );
+    let (status, took) = accept(addr, &open);
     assert_eq!(status, 200, "{took}");
     let tokens = [open_white, took["token"].as_str().unwrap().to_owned()];
     assert_eq!(

@@ -729,12 +729,7 @@ async fn backgammon(c: &Client, base: &str) -> usize {
         if !s["result"].is_null() {
             break;
         }
-        let legal: Vec<&str> = s["legal"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|x| x.as_str().unwrap())
-            .collect();
+        let legal = legal_of(&s);
         let v = &s["v"];
         if legal.contains(&"roll") && !legal.contains(&"double") {
             // Auto-roll (on by default): nothing to decide before the roll, the page throws.
@@ -986,16 +981,31 @@ async fn trictrac(c: &Client, base: &str) -> usize {
     turns
 }
 
-/// One turn of trictrac through the page, in state `s`: a play chosen by the seed of the
-/// version, or go (else pass, else stay, else the first legal action). True for a play.
-async fn trictrac_turn(c: &Client, s: &Value) -> bool {
-    let v = &s["v"];
-    let plays: Vec<&Value> = s["view"]["legal"]
+/// The legal actions of a state, as the seat writes them.
+fn legal_of(s: &Value) -> Vec<&str> {
+    s["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect()
+}
+
+/// The legal plays of a trictrac state (the actions that move dames).
+fn trictrac_plays(s: &Value) -> Vec<&Value> {
+    s["view"]["legal"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|a| !a["paths"].as_array().unwrap().is_empty())
-        .collect();
+        .collect()
+}
+
+/// One turn of trictrac through the page, in state `s`: a play chosen by the seed of the
+/// version, or go (else pass, else stay, else the first legal action). True for a play.
+async fn trictrac_turn(c: &Client, s: &Value) -> bool {
+    let v = &s["v"];
+    let plays = trictrac_plays(s);
     if !plays.is_empty() {
         let a = plays[pick(plays.len(), v.as_u64().unwrap())];
         // A forced play is laid out by the page: the person only confirms it.
@@ -1005,12 +1015,7 @@ async fn trictrac_turn(c: &Client, s: &Value) -> bool {
         click(c, "#tt-end").await;
         return true;
     }
-    let legal: Vec<&str> = s["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_str().unwrap())
-        .collect();
+    let legal = legal_of(s);
     let choice = ["go", "pass", "stay"]
         .into_iter()
         .find(|t| legal.contains(t))
@@ -1060,24 +1065,14 @@ async fn trictrac_ecoles(c: &Client, base: &str) -> usize {
             summaries += 1;
         }
         let v = &s["v"];
-        let plays: Vec<&Value> = s["view"]["legal"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|a| !a["paths"].as_array().unwrap().is_empty())
-            .collect();
+        let plays = trictrac_plays(&s);
         if let Some(a) = plays.first() {
             if plays.len() > 1 {
                 play_hops(c, &hops_of(a)).await;
             }
             click(c, "#tt-end").await;
         } else {
-            let legal: Vec<&str> = s["legal"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_str().unwrap())
-                .collect();
+            let legal = legal_of(&s);
             marked |= legal.iter().any(|t| t.starts_with("mark "));
             // Nothing on the page gives the points away before they are marked.
             let phase = s["view"]["phase"].to_string();

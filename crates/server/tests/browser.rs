@@ -981,6 +981,32 @@ async fn trictrac(c: &Client, base: &str) -> usize {
     turns
 }
 
+/// A finished game's "Download the game" link, as the browser follows it: the record is saved
+/// under `tablier-ID-YYYY-MM-DD.EXT` and holds `header` (the PDN's result, never `*`; the
+/// .mat's players).
+async fn download_record(c: &Client, ext: &str, header: &str) {
+    let got = js_async(
+        c,
+        "const a = [...document.querySelectorAll('a[download]')].find(a => a.href.endsWith('/export'));          const r = await fetch(a.href);          return [tablier.id, r.headers.get('content-disposition') || '', await r.text()]",
+    )
+    .await;
+    let (id, disposition, text) = (
+        got[0].as_str().unwrap(),
+        got[1].as_str().unwrap(),
+        got[2].as_str().unwrap(),
+    );
+    let name = format!("attachment; filename=\"tablier-{id}-");
+    assert!(
+        disposition.starts_with(&name) && disposition.ends_with(&format!(".{ext}\"")),
+        "{disposition}"
+    );
+    assert!(text.contains(header), "{ext}: {text}");
+    assert!(
+        !text.contains("[Result \"*\"]"),
+        "a finished game's result: {text}"
+    );
+}
+
 /// The legal actions of a state, as the seat writes them.
 fn legal_of(s: &Value) -> Vec<&str> {
     s["legal"]
@@ -1876,6 +1902,7 @@ async fn a_person_plays_every_family_in_chromium() {
     let (s, _) = state(&c).await;
     assert!(!s["result"].is_null());
     banner_matches(&c, "draughts").await;
+    download_record(&c, "pdn", "[Result \"").await;
     review(&c, "draughts").await;
     path_chooser(&c).await;
     spectate(&c).await;
@@ -1893,6 +1920,7 @@ async fn a_person_plays_every_family_in_chromium() {
         "the page shows the seed at the end"
     );
     banner_matches(&c, "backgammon").await;
+    download_record(&c, "mat", "; [Player 1 ").await;
     backgammon_texts(&c).await;
     review(&c, "backgammon").await;
     auto_roll(&c, &base).await;

@@ -2,17 +2,30 @@
 //! heads that estimate the holes still to come for the player about to throw and for his
 //! opponent. The value of a position for a player is his hole margin now plus the
 //! difference of the two heads.
+//!
+//! The features are the [`BASE_FEATURES`] of the first evaluation (score, the exact outlook
+//! of each player's next throw, counts of cases, coins, talons) and, since version 2 of the
+//! weights file, the shape of each player's side of the board point by point: for each of
+//! his points 2 to 24, whether it holds one dame, whether it is a case (two or more), and
+//! the dames beyond two. A version 1 file reads as the same evaluation with the shape's
+//! weights at 0.
 
 use crate::sim::{State, PARTIE_HOLES};
 use tablier_core::Side;
 use tablier_trictrac::{Board, JanContext, Marker};
 
-/// Number of features.
-pub const FEATURES: usize = 32;
+/// Number of features of the first evaluation (weights file version 1).
+pub const BASE_FEATURES: usize = 32;
 
-/// Names of the features, in order (the weights file names them, so that a file made for
-/// another feature set is refused).
-pub const FEATURE_NAMES: [&str; FEATURES] = [
+/// Features of one player's shape: three for each of his points 2 to 24.
+const SHAPE: usize = 3 * 23;
+
+/// Number of features: the base ones, then the roller's shape, then his opponent's.
+pub const FEATURES: usize = BASE_FEATURES + 2 * SHAPE;
+
+/// Names of the base features, in order (the weights file names every feature, so that a
+/// file made for another feature set is refused).
+pub const BASE_FEATURE_NAMES: [&str; BASE_FEATURES] = [
     "bias",
     "points_r",
     "points_o",
@@ -46,6 +59,26 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "crossed_o",
     "off_o",
 ];
+
+/// The name of feature `k` (below [`FEATURES`]): a base name, or `single_r_P`, `case_r_P`,
+/// `extra_r_P` (`_o` for the opponent) for point `P` of that player's own numbering.
+#[must_use]
+pub fn feature_name(k: usize) -> String {
+    if k < BASE_FEATURES {
+        return BASE_FEATURE_NAMES[k].to_string();
+    }
+    let j = k - BASE_FEATURES;
+    let who = if j < SHAPE { "r" } else { "o" };
+    let j = j % SHAPE;
+    let kind = ["single", "case", "extra"][j % 3];
+    format!("{kind}_{who}_{}", j / 3 + 2)
+}
+
+/// The names of all features, in order.
+#[must_use]
+pub fn feature_names() -> Vec<String> {
+    (0..FEATURES).map(feature_name).collect()
+}
 
 /// Feature vector.
 pub type Features = [f64; FEATURES];
@@ -91,6 +124,17 @@ fn board_features(board: &Board, side: Side, out: &mut [f64]) {
     out[7] = f64::from(board.off(side)) / 15.0;
 }
 
+/// The shape of `side`'s dames, point by point from his point 2 to 24 (his talon is a base
+/// feature): one dame, a case, the dames beyond two (quarters).
+fn shape_features(board: &Board, side: Side, out: &mut [f64]) {
+    let (m, _) = board.relative(side);
+    for (k, &c) in m[2..=24].iter().enumerate() {
+        out[3 * k] = f64::from(u8::from(c == 1));
+        out[3 * k + 1] = f64::from(u8::from(c >= 2));
+        out[3 * k + 2] = f64::from(c.saturating_sub(2)) / 4.0;
+    }
+}
+
 /// The features of `state` from the point of view of its roller (who throws next).
 #[must_use]
 pub fn features(state: &State) -> Features {
@@ -130,6 +174,12 @@ pub fn features_with(state: &State, outlooks: bool) -> Features {
     f[15] = left(r) * bred(r);
     board_features(&state.board, r, &mut f[16..24]);
     board_features(&state.board, o, &mut f[24..32]);
+    shape_features(
+        &state.board,
+        r,
+        &mut f[BASE_FEATURES..BASE_FEATURES + SHAPE],
+    );
+    shape_features(&state.board, o, &mut f[BASE_FEATURES + SHAPE..]);
     f
 }
 
@@ -152,8 +202,11 @@ pub struct WeightsError {
     pub reason: String,
 }
 
-/// First line of the weights format (version 1).
-pub const WEIGHTS_HEADER: &str = "tablier-trictrac-eval 1";
+/// First line of the weights format (version 2: every feature of [`feature_names`]).
+pub const WEIGHTS_HEADER: &str = "tablier-trictrac-eval 2";
+
+/// First line of version 1 of the format (the [`BASE_FEATURES`] only), still read.
+pub const WEIGHTS_HEADER_V1: &str = "tablier-trictrac-eval 1";
 
 /// The weights shipped with tablier (trained by `tablier train trictrac`).
 const SHIPPED: &str = include_str!("../weights/trictrac-eval.txt");
@@ -215,7 +268,7 @@ impl Weights {
     #[must_use]
     pub fn to_text(&self) -> String {
         let mut s = format!("{WEIGHTS_HEADER}\n");
-        for (i, name) in FEATURE_NAMES.iter().enumerate() {
+        for (i, name) in feature_names().iter().enumerate() {
             s.push_str(&format!(
                 "{name} {:.6} {:.6}\n",
                 self.roller[i], self.other[i]
@@ -225,7 +278,8 @@ impl Weights {
     }
 
     /// Reads the text format of [`Weights::to_text`] (lines starting with `#` are comments:
-    /// the shipped file says how it was trained).
+    /// the shipped file says how it was trained). A version 1 file names the base features
+    /// only; the shape's weights are then 0.
     ///
     /// # Errors
     /// [`WeightsError`] for another header (version), a missing or unknown feature, or a
@@ -236,8 +290,9 @@ impl Weights {
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
-        match lines.next() {
-            Some((_, l)) if l.trim() == WEIGHTS_HEADER => {}
+        let needed = match lines.next() {
+            Some((_, l)) if l.trim() == WEIGHTS_HEADER => FEATURES,
+            Some((_, l)) if l.trim() == WEIGHTS_HEADER_V1 => BASE_FEATURES,
             Some((i, l)) => {
                 return Err(err(
                     i + 1,
@@ -245,7 +300,8 @@ impl Weights {
                 ))
             }
             None => return Err(err(1, "empty file".into())),
-        }
+        };
+        let names = feature_names();
         let mut w = Weights {
             roller: [0.0; FEATURES],
             other: [0.0; FEATURES],
@@ -259,9 +315,9 @@ impl Weights {
                     format!("expected `name weight weight`, found {l:?}"),
                 ));
             };
-            let k = FEATURE_NAMES
+            let k = names[..needed]
                 .iter()
-                .position(|n| *n == name)
+                .position(|n| n == name)
                 .ok_or_else(|| err(i + 1, format!("unknown feature {name:?}")))?;
             let num = |t: &str| {
                 t.parse::<f64>()
@@ -273,8 +329,8 @@ impl Weights {
             w.other[k] = num(b)?;
             seen[k] = true;
         }
-        if let Some(k) = seen.iter().position(|s| !s) {
-            return Err(err(0, format!("feature {:?} missing", FEATURE_NAMES[k])));
+        if let Some(k) = seen[..needed].iter().position(|s| !s) {
+            return Err(err(0, format!("feature {:?} missing", names[k])));
         }
         Ok(w)
     }

@@ -8,7 +8,7 @@
 //! use tablier_trictrac_engine::selfplay::{train, Checkpoint, Progress, Run};
 //!
 //! let mut ck = Checkpoint::new(7);
-//! let run = Run { games: 2, generation: 1, explore: 0.05, discount: 0.6 };
+//! let run = Run { games: 2, generation: 1, explore: 0.05, discount: 0.6, horizon: 0, threads: 1 };
 //! let mut generations = 0;
 //! let end = train(&mut ck, &run, &AtomicBool::new(false), &mut |p| {
 //!     if let Progress::Generation(c) = p {
@@ -22,10 +22,11 @@
 //! assert_eq!((ck.games, generations, end.stopped), (2, 2, false));
 //! ```
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
 
 use crate::eval::{Weights, WeightsError};
-use crate::train::{self_play, Regression};
+use crate::train::{self_play, Regression, Sample};
 
 const CHECKPOINT_HEADER: &str = "tablier-trictrac-train 1";
 
@@ -142,11 +143,18 @@ pub struct Run {
     pub explore: f64,
     /// Weight of the older samples at each new fit (1: keep all equally).
     pub discount: f64,
+    /// Throws after which a sample's target trusts the evaluation (0: the holes to the end
+    /// of the partie; see [`crate::train::self_play`]).
+    pub horizon: usize,
+    /// Parties of a generation played at once (at least 1; the weights do not depend on
+    /// it: each partie's dice and noise come from its number, and its samples are added in
+    /// the order of the numbers).
+    pub threads: usize,
 }
 
 /// What [`train`] reports as it goes.
 pub enum Progress<'a> {
-    /// A party was played.
+    /// A party was played (its samples are added at the end of its generation).
     Partie(&'a Checkpoint),
     /// A generation ended: the weights were fitted again, and the checkpoint is one to save.
     Generation(&'a Checkpoint),
@@ -164,7 +172,8 @@ pub struct End {
 
 /// Plays the parties of `run` from `ck` on (each one's samples added to the regression),
 /// fits the weights after every generation and after the last party, and reports to
-/// `progress`; stops between two parties when `stop` is set.
+/// `progress`; stops between two parties when `stop` is set (the parties of the generation
+/// already finished in order are kept).
 ///
 /// # Errors
 /// The first error `progress` returns (saving the checkpoint failed, say): the run stops
@@ -183,13 +192,17 @@ pub fn train<E>(
                 stopped: true,
             });
         }
-        let samples = self_play(&ck.weights, ck.seed, ck.games, run.explore);
-        samples_now += samples.len() as u64;
-        for s in &samples {
-            ck.regression.add(s);
+        // The parties up to the end of this generation, on the threads.
+        let first = ck.games;
+        let last = (first / run.generation + 1) * run.generation;
+        let played = play_generation(ck, first..last.min(run.games), run, stop, progress)?;
+        for samples in &played {
+            samples_now += samples.len() as u64;
+            for s in samples {
+                ck.regression.add(s);
+            }
         }
-        ck.games += 1;
-        progress(Progress::Partie(ck))?;
+        ck.games += played.len() as u64;
         if ck.games.is_multiple_of(run.generation) || ck.games == run.games {
             if let Some(w) = ck.regression.solve(1.0) {
                 ck.weights = w;
@@ -204,9 +217,102 @@ pub fn train<E>(
     })
 }
 
+/// Plays parties `range` with the weights of `ck` on `run.threads` threads and returns the
+/// samples of the parties finished before `stop`, in order, up to the first one missing.
+fn play_generation<E>(
+    ck: &Checkpoint,
+    range: std::ops::Range<u64>,
+    run: &Run,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(Progress<'_>) -> Result<(), E>,
+) -> Result<Vec<Vec<Sample>>, E> {
+    let next = AtomicU64::new(range.start);
+    // Set when `progress` fails: the workers stop at their next partie.
+    let halt = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(u64, Vec<Sample>)>();
+    let mut done: Vec<Option<Vec<Sample>>> = vec![None; (range.end - range.start) as usize];
+    std::thread::scope(|scope| {
+        for _ in 0..run.threads.max(1) {
+            let tx = tx.clone();
+            let next = &next;
+            let (range, halt) = (&range, &halt);
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) || halt.load(Ordering::Relaxed) {
+                    return;
+                }
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                if n >= range.end {
+                    return;
+                }
+                let samples = self_play(&ck.weights, ck.seed, n, run.explore, run.horizon);
+                if tx.send((n, samples)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        for (n, samples) in rx {
+            done[(n - range.start) as usize] = Some(samples);
+            if let Err(e) = progress(Progress::Partie(ck)) {
+                halt.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+        Ok(())
+    })?;
+    Ok(done.into_iter().map_while(|d| d).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The threads change nothing: the same parties, the same samples in the same order.
+    #[test]
+    fn the_weights_do_not_depend_on_the_threads() {
+        let fit = |threads: usize| {
+            let mut ck = Checkpoint::new(3);
+            let run = Run {
+                games: 3,
+                generation: 2,
+                explore: 0.05,
+                discount: 0.6,
+                horizon: 4,
+                threads,
+            };
+            let mut parties = 0;
+            let end = train(&mut ck, &run, &AtomicBool::new(false), &mut |p| {
+                if let Progress::Partie(_) = p {
+                    parties += 1;
+                }
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+            assert_eq!((parties, ck.games, end.stopped), (3, 3, false));
+            (ck.weights, ck.regression.samples, end.samples)
+        };
+        assert_eq!(fit(1), fit(3));
+    }
+
+    /// A stop set before the run keeps the checkpoint as it was.
+    #[test]
+    fn a_stopped_run_plays_nothing_more() {
+        let mut ck = Checkpoint::new(3);
+        let run = Run {
+            games: 4,
+            generation: 2,
+            explore: 0.05,
+            discount: 0.6,
+            horizon: 0,
+            threads: 2,
+        };
+        let end = train(&mut ck, &run, &AtomicBool::new(true), &mut |_| {
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        assert!(end.stopped);
+        assert_eq!((ck.games, end.samples), (0, 0));
+    }
 
     #[test]
     fn checkpoint_round_trip_and_refusals() {

@@ -4,7 +4,7 @@
 //! squares on all samples, older generations discounted. Pure: the caller keeps the
 //! accumulator ([`Regression`]) between runs (it has a text form for checkpoints).
 
-use crate::eval::{features, Features, Weights, FEATURES, FEATURE_NAMES};
+use crate::eval::{feature_names, features, Features, Weights, FEATURES};
 use crate::search::{Search, SearchPlayer};
 use crate::sim::{play_partie, State};
 use tablier_core::SeededDice;
@@ -33,8 +33,20 @@ pub fn partie_dice(seed: u64, n: u64) -> SeededDice {
 
 /// Plays one partie of self-play with `weights` (1-ply search, values jittered by
 /// ±`explore` holes so that the parties differ) and returns its samples.
+///
+/// `horizon` chooses the targets: 0, the holes each player took from the position to the
+/// end of the partie; `k` > 0, the holes each took in the next `k` throws plus what the
+/// evaluation (`weights`) expects for each from the position reached then (the end of the
+/// partie when it comes first) — a bootstrapped target, far less noisy than the partie's
+/// end, whose error the next generation's fit corrects.
 #[must_use]
-pub fn self_play(weights: &Weights, seed: u64, n: u64, explore: f64) -> Vec<Sample> {
+pub fn self_play(
+    weights: &Weights,
+    seed: u64,
+    n: u64,
+    explore: f64,
+    horizon: usize,
+) -> Vec<Sample> {
     let search = Search::new(weights.clone(), 1);
     let mut white = SearchPlayer::new(search.clone(), explore, seed ^ (n << 1));
     let mut black = SearchPlayer::new(search, explore, seed ^ ((n << 1) | 1));
@@ -45,15 +57,25 @@ pub fn self_play(weights: &Weights, seed: u64, n: u64, explore: f64) -> Vec<Samp
         &mut partie_dice(seed, n),
         &mut |s| seen.push(*s),
     );
-    seen.iter()
-        .map(|s| {
+    let feats: Vec<Features> = seen.iter().map(features).collect();
+    (0..seen.len())
+        .map(|t| {
+            let s = &seen[t];
             let r = s.roller;
             let o = r.opposite();
-            let gain = |side| f64::from(end.marker.holes(side) - s.marker.holes(side));
+            let (to, expected) = match t.checked_add(horizon) {
+                Some(u) if horizon > 0 && u < seen.len() => {
+                    let (a, b) = weights.heads(&feats[u]);
+                    let (x, y) = if seen[u].roller == r { (a, b) } else { (b, a) };
+                    (&seen[u], [x, y])
+                }
+                _ => (&end, [0.0, 0.0]),
+            };
+            let gain = |side| f64::from(to.marker.holes(side) - s.marker.holes(side));
             Sample {
-                features: features(s),
-                roller: gain(r),
-                other: gain(o),
+                features: feats[t],
+                roller: gain(r) + expected[0],
+                other: gain(o) + expected[1],
             }
         })
         .collect()
@@ -127,7 +149,7 @@ impl Regression {
                 .join(" ")
         };
         let mut s = format!("regression {} {}\n", FEATURES, self.samples);
-        s.push_str(&format!("features {}\n", FEATURE_NAMES.join(" ")));
+        s.push_str(&format!("features {}\n", feature_names().join(" ")));
         for i in 0..FEATURES {
             s.push_str(&row(&self.xtx[i * FEATURES..(i + 1) * FEATURES]));
             s.push('\n');
@@ -152,7 +174,7 @@ impl Regression {
             return Err("not a regression checkpoint".into());
         };
         if n.parse::<usize>().ok() != Some(FEATURES)
-            || lines.next() != Some(&format!("features {}", FEATURE_NAMES.join(" "))[..])
+            || lines.next() != Some(&format!("features {}", feature_names().join(" "))[..])
         {
             return Err("the checkpoint was made for another feature set".into());
         }
@@ -224,6 +246,29 @@ fn solve_spd(a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Past the partie's last throw a horizon is the partie's end; a short one adds the
+    /// evaluation's expectation to the holes taken so far, which never exceed the end's.
+    #[test]
+    fn bootstrapped_targets() {
+        let w = Weights::shipped();
+        let to_end = self_play(&w, 5, 1, 0.05, 0);
+        assert_eq!(self_play(&w, 5, 1, 0.05, usize::MAX), to_end);
+        assert_eq!(self_play(&w, 5, 1, 0.05, 100_000), to_end);
+        let short = self_play(&w, 5, 1, 0.05, 3);
+        assert_eq!(short.len(), to_end.len());
+        // The last three positions look to the end; the others differ from it somewhere.
+        let n = short.len();
+        assert_eq!(short[n - 3..], to_end[n - 3..]);
+        assert!(short[..n - 3]
+            .iter()
+            .zip(&to_end)
+            .any(|(a, b)| a.roller != b.roller));
+        assert!(short
+            .iter()
+            .zip(&to_end)
+            .all(|(a, b)| a.features == b.features));
+    }
 
     #[test]
     fn regression_recovers_a_linear_target_and_round_trips() {

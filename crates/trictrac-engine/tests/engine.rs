@@ -5,7 +5,9 @@ use rand_chacha::ChaCha8Rng;
 use tablier_core::{Actor, Game, SeededDice, Side};
 use tablier_trictrac::{Action, Marking, Options, Phase, Trictrac};
 use tablier_trictrac_engine::duel::{mean_se, play_pair};
-use tablier_trictrac_engine::eval::{Weights, FEATURES};
+use tablier_trictrac_engine::eval::{
+    feature_name, feature_names, Weights, BASE_FEATURES, FEATURES,
+};
 use tablier_trictrac_engine::{
     choose_action, claim_gain, EngineError, Greedy, Search, SearchPlayer, MAX_LEVEL,
 };
@@ -141,6 +143,10 @@ fn weights_file_round_trip_and_errors() {
     assert!(w.roller.iter().chain(&w.other).any(|x| *x != 0.0));
     assert!(Weights::parse("").is_err());
     assert!(Weights::parse("tablier-trictrac-eval 2\n").is_err());
+    assert!(Weights::parse("tablier-trictrac-eval 3\n")
+        .unwrap_err()
+        .reason
+        .contains("expected"));
     let text = w.to_text();
     // One feature missing.
     let cut: String = text.lines().take(FEATURES).collect::<Vec<_>>().join("\n");
@@ -152,6 +158,34 @@ fn weights_file_round_trip_and_errors() {
         .unwrap_err()
         .reason
         .contains("unknown"));
+}
+
+/// A version 1 weights file (the base features only; the shipped file is one) still reads,
+/// as the same evaluation: its shape weights are 0, and it may not name them.
+#[test]
+fn version_1_weights_read_with_the_shape_at_zero() {
+    let text = include_str!("../weights/trictrac-eval.txt");
+    assert!(text.contains("tablier-trictrac-eval 1\n"));
+    let v1 = Weights::parse(text).unwrap();
+    assert!(v1.roller[BASE_FEATURES..].iter().all(|x| *x == 0.0));
+    assert!(v1.other[BASE_FEATURES..].iter().all(|x| *x == 0.0));
+    // The bias line of the file, read as it is written.
+    let bias = text.lines().find(|l| l.starts_with("bias ")).unwrap();
+    let first: f64 = bias.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert_eq!(v1.roller[0], first);
+    // Written back, it is a version 2 file of the same weights.
+    assert_eq!(Weights::parse(&v1.to_text()).unwrap(), v1);
+    let named = format!("{text}case_r_7 1.0 1.0\n");
+    assert!(Weights::parse(&named)
+        .unwrap_err()
+        .reason
+        .contains("unknown"));
+    // Every feature has its own name.
+    let names = feature_names();
+    let set: std::collections::HashSet<&String> = names.iter().collect();
+    assert_eq!((names.len(), set.len()), (FEATURES, FEATURES));
+    assert_eq!(feature_name(BASE_FEATURES), "single_r_2");
+    assert_eq!(feature_name(FEATURES - 1), "extra_o_24");
 }
 
 /// A few parties only, to check that duels run; the figures come from `tablier trictrac

@@ -28,6 +28,17 @@ pub struct TrainArgs {
     /// Weight of the older samples at each new fit (1: keep all equally).
     #[arg(long, default_value_t = 0.6)]
     discount: f64,
+    /// Throws after which a position's target trusts the evaluation: the holes taken in
+    /// that many throws plus what the current weights expect from there (0: the holes taken
+    /// to the end of the partie).
+    #[arg(long, default_value_t = 0)]
+    horizon: usize,
+    /// Start from these weights (a weights file) instead of the untrained evaluation.
+    #[arg(long)]
+    from: Option<PathBuf>,
+    /// Parties played at once (0: one per core; the weights do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// Where the trained weights are written (the shipped file is
     /// crates/trictrac-engine/weights/trictrac-eval.txt).
     #[arg(long, default_value = "trictrac-eval.txt")]
@@ -71,7 +82,14 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         }
         ck
     } else {
-        Checkpoint::new(args.seed)
+        let mut ck = Checkpoint::new(args.seed);
+        if let Some(path) = &args.from {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            ck.weights = tablier_trictrac_engine::Weights::parse(&text)
+                .with_context(|| format!("reading {}", path.display()))?;
+        }
+        ck
     };
     let stop = interrupted();
     let bar = progress(args.games, args.quiet, "parties");
@@ -82,6 +100,12 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         generation: args.generation,
         explore: args.explore,
         discount: args.discount,
+        horizon: args.horizon,
+        threads: if args.threads == 0 {
+            std::thread::available_parallelism().map_or(1, usize::from)
+        } else {
+            args.threads
+        },
     };
     let end = selfplay::train(&mut ck, &run, stop, &mut |progress| {
         match progress {

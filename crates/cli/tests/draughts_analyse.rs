@@ -1,7 +1,6 @@
 //! `tablier analyse game.pdn`: the binary on small PDN files, depth-limited to stay fast.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use tablier_draughts::pdn;
 
@@ -34,10 +33,7 @@ fn temp(name: &str, text: &str) -> PathBuf {
 
 /// Runs the binary with `args`.
 fn tablier(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tablier"))
-        .args(args)
-        .output()
-        .unwrap()
+    tablier_test_support::process::run(env!("CARGO_BIN_EXE_tablier"), args)
 }
 
 fn moves(g: &pdn::PdnGame) -> Vec<String> {

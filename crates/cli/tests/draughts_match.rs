@@ -7,6 +7,8 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 
+use tablier_test_support::process::output_text as text;
+
 const TABLIER: &str = env!("CARGO_BIN_EXE_tablier");
 
 /// A follower on a free port, thinking 20 ms a move; killed when dropped.
@@ -74,14 +76,6 @@ fn tablier_match(f: &Follower, games: &str, dir: &Path, extra: &[&str]) -> Outpu
     ];
     args.extend(extra.iter().map(|s| s.to_string()));
     Command::new(TABLIER).args(&args).output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 #[test]

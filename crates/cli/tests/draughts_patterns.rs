@@ -3,7 +3,9 @@
 //! match runner plays with the tables it wrote; bad files are refused with a clear message.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use tablier_test_support::process::{output_text as text, run};
 
 use tablier_draughts_engine::patterns::PatternWeights;
 
@@ -15,18 +17,7 @@ fn dir(test: &str) -> PathBuf {
 }
 
 fn tablier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tablier"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    run(env!("CARGO_BIN_EXE_tablier"), args)
 }
 
 #[test]

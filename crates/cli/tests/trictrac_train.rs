@@ -3,24 +3,15 @@
 //! run goes on from; a bad `--from` file is refused before anything is played.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use tablier_test_support::process::{output_text as text, run};
 
 use tablier_trictrac_engine::selfplay::Checkpoint;
 use tablier_trictrac_engine::Weights;
 
 fn tablier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tablier"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    run(env!("CARGO_BIN_EXE_tablier"), args)
 }
 
 #[test]

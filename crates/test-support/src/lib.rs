@@ -2,7 +2,8 @@
 //!
 //! [`fuzz`]: the inputs of the fuzz targets (arbitrary text, mutations of valid samples, and
 //! the number of cases, which `PROPTEST_CASES` raises for longer runs). [`python`]: the
-//! Python interpreter of the oracle tests (pydraughts, GNU Backgammon's libraries).
+//! Python interpreter of the oracle tests (pydraughts, GNU Backgammon's libraries). [`process`]:
+//! the `tablier` binary run from a test, and what it wrote.
 //! `trictrac` (feature `trictrac`): the book's tables of numbers, kept once, and builders of
 //! trictrac positions, scores and games.
 //!
@@ -29,6 +30,7 @@
 #![deny(missing_docs)]
 
 pub mod fuzz;
+pub mod process;
 pub mod python;
 #[cfg(feature = "trictrac")]
 pub mod trictrac;

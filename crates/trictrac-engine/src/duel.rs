@@ -1,6 +1,7 @@
 //! Duels between two players with the same dice for both seatings: each dice sequence is
 //! played twice, the seats swapped.
 
+use crate::ecrire::play_marque;
 use crate::sim::{play_partie, Policy};
 use crate::train::partie_dice;
 use tablier_core::Side;
@@ -18,6 +19,17 @@ pub fn play_pair(a: &mut dyn Policy, b: &mut dyn Policy, seed: u64, n: u64) -> P
     let two = play_partie(b, a, &mut partie_dice(seed, n), &mut |_| {});
     PairResult {
         margins: [one.hole_margin(Side::White), two.hole_margin(Side::Black)],
+    }
+}
+
+/// Plays dice sequence `n` of `seed` twice as one marqué of a partie à écrire
+/// ([`play_marque`]): `a` as White then as Black; the margins are the marqué's value in
+/// jetons for A.
+pub fn play_marque_pair(a: &mut dyn Policy, b: &mut dyn Policy, seed: u64, n: u64) -> PairResult {
+    let one = play_marque(a, b, &mut partie_dice(seed, n));
+    let two = play_marque(b, a, &mut partie_dice(seed, n));
+    PairResult {
+        margins: [one.white, -two.white],
     }
 }
 

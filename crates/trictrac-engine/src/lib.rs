@@ -32,6 +32,10 @@
 //!   engine's own throws, and the evaluation's hole margin added to it) is
 //!   [`Objective::Partie`], which the hint and the review show, and which decides the claims
 //!   of écoles.
+//! * [`ecrire`]: the partie à écrire, where going with 6 holes on the marker ends the marqué
+//!   (n°221): a table of the marqué's expected value in jetons over the score (the
+//!   pavillon included), solved from the engine's own throws; every level goes or stays by
+//!   it whenever going would end the marqué ([`choose_action`], [`ecrire_goes`]).
 //! * [`chances`]: what each of the 21 rolls gives (fills, conservations, hits à vrai and à
 //!   faux, points), and the book's arithmetic of numbers (tables C–F).
 //! * [`train`]: self-play and ridge regression on the holes actually taken.
@@ -42,6 +46,7 @@
 
 pub mod chances;
 pub mod duel;
+pub mod ecrire;
 pub mod eval;
 pub mod partie;
 pub mod player;
@@ -101,10 +106,19 @@ pub fn player(level: u8, seed: u64) -> Result<SearchPlayer, EngineError> {
 }
 
 /// The engine's view of a game in progress: the light state, with the once-per-relevé jans
-/// read as open (the game's count of rolls since the relevé is not public).
+/// read as open (the game's count of rolls since the relevé is not public). A marqué of a
+/// partie à écrire past 11 holes is seen with the leader at 11 and the same margin
+/// ([`ecrire::below_twelve`]).
 #[must_use]
 pub fn state_of(game: &Trictrac) -> State {
-    let mut s = State::from_position(*game.board(), *game.marker(), game.roller());
+    let mut marker = *game.marker();
+    if matches!(
+        game.options().partie,
+        tablier_trictrac::Partie::AEcrire { .. }
+    ) {
+        marker = ecrire::below_twelve(&marker);
+    }
+    let mut s = State::from_position(*game.board(), marker, game.roller());
     s.over = game.phase() == Phase::Over;
     s
 }
@@ -149,6 +163,11 @@ pub fn choose_action(game: &Trictrac, level: u8, seed: u64) -> Result<Action, En
             let Some(score) = score else {
                 return pick(Action::Stay);
             };
+            // In the partie à écrire, going with 6 holes on the marker ends the marqué: the
+            // marqué's table decides (ecrire.rs).
+            if let Some(go) = ecrire_goes(game, score) {
+                return pick(if go { Action::Go } else { Action::Stay });
+            }
             let a = if game.sortie_marked() {
                 p.search.analyse_sortie(&state_of(game), score)
             } else {
@@ -182,6 +201,21 @@ pub fn choose_action(game: &Trictrac, level: u8, seed: u64) -> Result<Action, En
             pick(Action::Play(play.unwrap_or(tablier_trictrac::Play::Pass)))
         }
     }
+}
+
+/// In a partie à écrire, after a hole by the roller's own throw: whether he goes by the
+/// marqué's table ([`ecrire::MarqueTable::goes`]), when going would end the marqué (either
+/// player at 6 holes or more); `None` in a partie in 12 holes or when going would only start
+/// a new relevé.
+#[must_use]
+pub fn ecrire_goes(game: &Trictrac, score: &tablier_trictrac::RollScore) -> Option<bool> {
+    if !matches!(
+        game.options().partie,
+        tablier_trictrac::Partie::AEcrire { .. }
+    ) {
+        return None;
+    }
+    ecrire::MarqueTable::shipped(game.refaits()).goes(game.marker(), game.roller(), score.given())
 }
 
 /// What claiming the open école would change in `me`'s chance of winning the partie, by

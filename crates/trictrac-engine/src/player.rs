@@ -50,7 +50,8 @@ impl Player<Trictrac> for LevelPlayer {
     }
 
     /// In holes, the margin the actor can expect at the end of the partie: for a throw to
-    /// play, each play (best first); for the choice after a hole, going and staying.
+    /// play, each play (best first); for the choice after a hole, going and staying — in
+    /// jetons, the marqué's value, when going would end a marqué of the partie à écrire.
     fn explain(&mut self, game: &Trictrac, _budget: Budget) -> Option<Explanation> {
         let Actor::Player(me) = game.actor() else {
             return None;
@@ -68,6 +69,23 @@ impl Player<Trictrac> for LevelPlayer {
                     .zip(a.plays)
                     .map(|(c, v)| (c.play.notation(), v))
                     .collect()
+            }
+            Phase::Decide if crate::ecrire_goes(game, score).is_some() => {
+                // Going ends the marqué of the partie à écrire: its value against the
+                // table's value of staying, in jetons.
+                let t = crate::ecrire::MarqueTable::shipped(game.refaits());
+                let (m, roller) = (game.marker(), game.roller());
+                let go = crate::ecrire::end_value(m, roller, game.refaits())?;
+                let stay = t.stay_value(m, roller, score.given());
+                let mut v = vec![("stay".to_owned(), stay), ("go".to_owned(), go)];
+                v.sort_by(|a, b| b.1.total_cmp(&a.1));
+                let (best, value) = v[0].clone();
+                return Some(Explanation {
+                    value,
+                    unit: "jetons",
+                    line: vec![best],
+                    candidates: v,
+                });
             }
             Phase::Decide => {
                 let a = if game.sortie_marked() {
@@ -96,6 +114,39 @@ impl Player<Trictrac> for LevelPlayer {
 mod tests {
     use super::*;
     use tablier_core::{Game, SeededDice};
+
+    /// A whole partie à écrire of two marqués between two engines: every decision legal,
+    /// the marqués ended by going with 6 holes or more, and the settlement made (n°227–237).
+    #[test]
+    fn plays_a_partie_a_ecrire_to_its_settlement() {
+        use tablier_trictrac::{Options, Partie};
+        let options = Options {
+            partie: Partie::AEcrire { marques: 2 },
+            ..Options::default()
+        };
+        let mut g = Trictrac::new(options);
+        let mut dice = SeededDice::from_seed([9; 32]);
+        let mut engines = [LevelPlayer::new(2, 1), LevelPlayer::new(1, 2)];
+        for _ in 0..20_000 {
+            let a = match g.actor() {
+                Actor::Player(side) => {
+                    let a = engines[side.index()].choose(&g, Budget::UNLIMITED).unwrap();
+                    assert!(g.legal_actions().contains(&a), "{a:?}");
+                    a
+                }
+                Actor::Chance => g.chance_action(&mut dice).unwrap(),
+                Actor::Nobody => break,
+            };
+            g.apply(&a).unwrap();
+        }
+        assert_eq!(g.phase(), Phase::Over);
+        assert_eq!(g.marques().len(), 2);
+        for m in g.marques() {
+            assert!(m.holes[0].max(m.holes[1]) >= 6, "{m:?}");
+            assert!(m.value > 0);
+        }
+        assert!(g.settlement(0, 0).is_some());
+    }
 
     /// Through the start of a partie, every decision is legal, and every play or going
     /// decision is explained with the chosen action among the candidates.

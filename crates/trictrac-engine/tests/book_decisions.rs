@@ -3,9 +3,11 @@
 //! the shipped weights.
 //!
 //! The strategy section: n°385 is the general maxim (stay when there is more to win than
-//! to lose), which is what the engine computes. n°386, n°388, n°389 and n°391 are about the
-//! partie à écrire (the pavillon, the marqué, the grande bredouille): the engine plays the
-//! partie in 12 holes, so they do not apply. n°390 (stay though giving 2 holes when the
+//! to lose), which is what the engine computes. n°386, n°388 and n°389 are about the partie
+//! à écrire (the pavillon, the marqué, the grande bredouille), where going with 6 holes
+//! ends the marqué: the marqué's table decides there
+//! ([`tablier_trictrac_engine::ecrire`]), tested at the end of this file. n°391 gives no
+//! position. n°390 (stay though giving 2 holes when the
 //! position repays it) is the case of n°331 below. n°387 (the partie in 12 holes) is tested
 //! below, and the engine disagrees with its first half. n°392 gives no position.
 
@@ -269,4 +271,127 @@ fn n331_with_the_opponent_at_eleven_goes() {
     );
     assert_eq!(won, 3);
     assert!(a.goes(), "go {:?} stay {}", a.go, a.stay());
+}
+
+/// The partie à écrire: going or staying by the marqué's table after a hole, with `holes`
+/// (White's, Black's) on the marker, the pavillon's `holder` (`passed`: he holds it as second
+/// taker; no holder: nobody can hold it any more), White the roller and no points given.
+/// Returns whether White goes, with the value of going and of staying in jetons.
+fn ecrire(holes: [u32; 2], holder: Option<Side>, passed: bool) -> (bool, f64, f64) {
+    use tablier_trictrac_engine::ecrire::{end_value, MarqueTable};
+    let mut m = Marker::new();
+    m.holes = holes;
+    m.pavillon.holder = holder;
+    m.pavillon.passed = passed;
+    m.pavillon.lost = holder.is_none();
+    let t = MarqueTable::shipped(0);
+    let go = end_value(&m, Side::White, 0).expect("going ends the marqué");
+    let stay = t.stay_value(&m, Side::White, 0);
+    let goes = t.goes(&m, Side::White, 0).unwrap();
+    eprintln!("à écrire {holes:?} pavillon {holder:?} passed {passed}: go {go:.2} stay {stay:.2}");
+    assert_eq!(goes, go > stay);
+    (goes, go, stay)
+}
+
+/// n°385 and n°222: ahead with no pavillon (8 holes against 5), going banks the marqué,
+/// 8 + 2 − 5 = 5 jetons: "s'en aller lorsqu'en restant il y a plus à perdre qu'à gagner".
+#[test]
+fn n385_ahead_without_the_pavillon_goes() {
+    let (goes, go, _) = ecrire([8, 5], None, true);
+    assert_eq!(go, 5.0);
+    assert!(goes);
+}
+
+/// n°388, first half: "celui qui prend un trou, mais qui en s'en allant serait marqué, doit
+/// rester, si en restant il entrevoit quelque espoir ... d'atteindre l'adversaire". At 7
+/// holes against 9 going would lose the marqué (9 + 2 − 7 = 4 jetons): the table stays.
+#[test]
+fn n388_behind_stays_rather_than_be_marked() {
+    let (goes, go, stay) = ecrire([7, 9], None, true);
+    assert_eq!(go, -4.0);
+    assert!(!goes && stay > go);
+}
+
+/// n°388, second half: "si néanmoins cette tenue était tellement périlleuse qu'elle dût
+/// entraîner à une enfilade ... la prudence exige qu'on s'en aille". At 6 holes against 10,
+/// Black holding the pavillon (he took it from White): going loses 2 × (10 + 2) − 6 = 18
+/// jetons; staying lets him run to the grande bredouille (4 × (12 + 2) − 6 = 50 at 12
+/// holes): the table goes.
+#[test]
+fn n388_goes_rather_than_risk_the_grande_bredouille() {
+    let (goes, go, stay) = ecrire([6, 10], Some(Side::Black), true);
+    assert_eq!(go, -18.0);
+    assert!(goes, "go {go} stay {stay}");
+    // Without the pavillon the same score stays (only 6 + ... holes at stake, not the ×4).
+    assert!(!ecrire([6, 10], None, true).0);
+}
+
+/// n°389: "ayant le pavillon, on s'en va, si l'adversaire a le même nombre de trous, il y a
+/// refait ... on se détermine souvent à faire une tenue incertaine". At 7 holes each, White
+/// holding the pavillon stays; without it, going (a refait, 0) is as good as anything.
+#[test]
+fn n389_equal_holes_with_the_pavillon_stays() {
+    let (goes, go, _) = ecrire([7, 7], Some(Side::White), true);
+    assert_eq!(go, 0.0);
+    assert!(!goes);
+    assert!(ecrire([7, 7], None, true).0);
+}
+
+/// n°386: "on parvient à 9 ou 10 trous en bredouille ... on reçoit au moins 56 jetons":
+/// with the pavillon against no hole, going banks 2 × (h + 2) (22 or 24 jetons), the
+/// grande bredouille pays 4 × (12 + 2) = 56. With an average board the table stays at 10
+/// holes and goes at 9; the book's example stays at 9 too because its board keeps the
+/// pavillon by 22 throws of 36, better than the average throw the table assumes.
+#[test]
+fn n386_stays_for_the_grande_bredouille() {
+    let (goes, go, stay) = ecrire([10, 0], Some(Side::White), false);
+    assert_eq!(go, 24.0);
+    assert!(!goes && stay > go);
+    let (goes9, go9, _) = ecrire([9, 0], Some(Side::White), false);
+    assert_eq!(go9, 22.0);
+    assert!(goes9);
+}
+
+/// The engine in a real partie à écrire (the rules crate's game): White, 2 holes behind,
+/// wins a hole that would end the marqué if he went; every level stays (n°388), and says so
+/// in jetons. n°159's position: White holds his grand jan (his 2-1 conserves it for 4
+/// points, giving none) with 8 points in bredouille: a double hole, 7 against 9.
+#[test]
+fn the_engine_stays_in_the_partie_a_ecrire_when_going_loses_the_marque() {
+    use tablier_core::{Budget, Game, Player};
+    use tablier_trictrac::{Action, Options, Partie, Phase, Trictrac};
+    use tablier_trictrac_engine::{choose_action, player::LevelPlayer};
+    let board: Board = "1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-18B2"
+        .parse()
+        .unwrap();
+    let mut m = marker((8, true), (0, false), [5, 9]);
+    m.pavillon.lost = true;
+    m.pavillon.passed = true;
+    let options = Options {
+        partie: Partie::AEcrire { marques: 2 },
+        ..Options::default()
+    };
+    let mut g = Trictrac::from_position(options, board, m, Side::White);
+    g.apply(&g.parse_action("2-1").unwrap()).unwrap();
+    assert_eq!(g.phase(), Phase::Decide);
+    assert_eq!(g.marker().holes, [7, 9]);
+    assert_eq!(g.roll_score().unwrap().given(), 0);
+    for level in 0..=3 {
+        assert_eq!(
+            choose_action(&g, level, 1),
+            Ok(Action::Stay),
+            "level {level}"
+        );
+    }
+    let e = LevelPlayer::new(2, 1)
+        .explain(&g, Budget::UNLIMITED)
+        .unwrap();
+    assert_eq!(e.unit, "jetons");
+    assert_eq!(e.line, ["stay"]);
+    let go = e.candidates.iter().find(|c| c.0 == "go").unwrap().1;
+    assert_eq!(go, -4.0, "9 + 2 − 7");
+    // Going ends the marqué: Black wins it.
+    g.apply(&Action::Go).unwrap();
+    assert_eq!(g.marques().len(), 1);
+    assert_eq!(g.marques()[0].winner, Side::Black);
 }

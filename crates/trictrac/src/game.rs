@@ -569,6 +569,13 @@ impl Trictrac {
         &self.ecoles
     }
 
+    /// Refaits since the last marqué was won (partie à écrire): the consolation of the
+    /// marqué being played is `2 + 2 × refaits` (n°226).
+    #[must_use]
+    pub fn refaits(&self) -> u32 {
+        self.refaits
+    }
+
     /// Finished marqués (partie à écrire).
     #[must_use]
     pub fn marques(&self) -> &[MarqueResult] {

@@ -1,15 +1,17 @@
 //! `tablier trictrac ...`: a roll checked at the table (`score`: the points of every legal
 //! play, and why), the engine's view of it (`hint`), and duels between players (`duel`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use tablier_core::Side;
+use tablier_trictrac::marker::Pavillon;
 use tablier_trictrac::{Board, JanContext, Marker, Roll, RollScore};
-use tablier_trictrac_engine::duel::{mean_se, play_pair};
+use tablier_trictrac_engine::duel::{mean_se, play_marque_pair, play_pair};
+use tablier_trictrac_engine::ecrire::{end_value, EcrirePlayer, MarqueTable};
 use tablier_trictrac_engine::{
     player, Greedy, Objective, Policy, Search, SearchPlayer, State, Weights,
 };
@@ -196,6 +198,17 @@ pub struct HintArgs {
     /// way.
     #[arg(long, default_value = "margin")]
     objective: String,
+    /// A marqué of a partie à écrire (n°220–226): the holes may pass 12, and when going
+    /// would end the marqué (6 holes or more) the marqué's table decides, in jetons.
+    #[arg(long)]
+    ecrire: bool,
+    /// With --ecrire: who holds the pavillon (white, black), `lost` (both have interrupted
+    /// each other, n°225) or `none` (no hole taken yet).
+    #[arg(long, default_value = "none")]
+    pavillon: String,
+    /// With --ecrire: refaits before this marqué (the consolation is 2 + 2 × refaits).
+    #[arg(long, default_value_t = 0)]
+    refaits: u32,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -209,17 +222,24 @@ pub struct DuelArgs {
     /// (2 plies; also `trained2`), `partie` (maximising the chance of winning the partie,
     /// 1 ply), `partie2`, `closing` (the margin until a player has 9 holes, the chance of
     /// the partie from there, 1 ply), `closing2`, `closing-stay` (the margin, staying near the
-    /// end where the chance of the partie says stay), `closing-stay2`, `level:N` (the levels
-    /// people meet), or
+    /// end where the chance of the partie says stay), `closing-stay2`, `ecrire` (the margin,
+    /// going or staying by the marqué's table where going ends a marqué of a partie à
+    /// écrire; for --ecrire), `ecrire2`, `ecrire-no-table` (`ecrire` with the margin
+    /// deciding instead of the table), `level:N` (the levels people meet), or
     /// `file:PATH` (weights file, margin, 1 ply).
     #[arg(long, default_value = "trained")]
     a: String,
     /// Player B, as for A.
     #[arg(long, default_value = "greedy")]
     b: String,
-    /// Parties in 12 holes (even: each dice sequence is played twice, seats swapped).
+    /// Parties in 12 holes (even: each dice sequence is played twice, seats swapped), or
+    /// marqués with --ecrire.
     #[arg(long, default_value_t = 500)]
     parties: u64,
+    /// Play single marqués of a partie à écrire (n°220–226) instead of parties in 12 holes,
+    /// scored in jetons (the marqué's value, n°222–224; a refait counts 0).
+    #[arg(long)]
+    ecrire: bool,
     /// Seed of the dice sequences.
     #[arg(long, default_value_t = 2026)]
     seed: u64,
@@ -269,8 +289,17 @@ struct HintReport {
     go_value: Option<f64>,
     /// The chance of winning the partie by going (by the partie objective's search).
     go_chance: Option<f64>,
+    /// With --ecrire, when going would end the marqué: its value and the table's value of
+    /// staying, in jetons for the player.
+    marque: Option<MarqueHint>,
     decision: String,
     plays: Vec<HintPlay>,
+}
+
+#[derive(Serialize)]
+struct MarqueHint {
+    go_jetons: f64,
+    stay_jetons: f64,
 }
 
 /// Runs `tablier trictrac hint`.
@@ -297,6 +326,12 @@ fn hint(args: &HintArgs) -> Result<()> {
         let c = c.map_or(String::new(), |c| format!("{:5.1}%", 100.0 * c));
         println!("  {v:>7.2}  {c:>6}  {what}");
     };
+    if let Some(m) = &report.marque {
+        println!(
+            "going ends the marqué: go {:+.2} jetons, stay {:+.2} jetons (the marqué's table)",
+            m.go_jetons, m.stay_jetons
+        );
+    }
     if let Some(g) = report.go_value {
         row(g, report.go_chance, "go (s'en aller)");
     }
@@ -349,11 +384,27 @@ fn hint_report(args: &HintArgs) -> Result<HintReport> {
             [s == Side::White, s == Side::Black]
         }
     };
+    if args.ecrire {
+        marker.pavillon = pavillon(&args.pavillon, holes)?;
+    } else if args.pavillon != "none" || args.refaits > 0 {
+        bail!("--pavillon and --refaits are for a marqué of a partie à écrire (--ecrire)");
+    }
     let mut state = State::from_position(board, marker, who);
-    if state.over {
+    if state.over && !args.ecrire {
         bail!("--holes: the partie is over (12 holes)");
     }
     let (score, holes_won) = state.begin_roll(roll);
+    // A marqué goes on past 12 holes; the search sees the score as it is.
+    state.over &= !args.ecrire;
+    let marque = if args.ecrire && holes_won > 0 {
+        let t = MarqueTable::shipped(args.refaits);
+        end_value(&state.marker, who, args.refaits).map(|go| MarqueHint {
+            go_jetons: go,
+            stay_jetons: t.stay_value(&state.marker, who, score.given()),
+        })
+    } else {
+        None
+    };
     let weights = match &args.weights {
         Some(path) => read_weights(path)?,
         None => Weights::shipped(),
@@ -384,9 +435,12 @@ fn hint_report(args: &HintArgs) -> Result<HintReport> {
         })
         .collect();
     plays.sort_by(|a, b| b.value.total_cmp(&a.value));
+    let goes = marque
+        .as_ref()
+        .map_or(analysis.goes(), |m| m.go_jetons > m.stay_jetons);
     let decision = if state.over {
         "the partie is over".to_string()
-    } else if analysis.goes() {
+    } else if goes {
         "go (s'en aller)".to_string()
     } else if analysis.go.is_some() {
         format!("stay and play {}", plays.first().map_or("", |p| &p.play))
@@ -403,12 +457,39 @@ fn hint_report(args: &HintArgs) -> Result<HintReport> {
         objective: args.objective.clone(),
         go_value: analysis.go,
         go_chance: by_chance.go.map(chance),
+        marque,
         decision,
         plays,
     })
 }
 
-fn read_weights(path: &PathBuf) -> Result<Weights> {
+/// The pavillon of `--pavillon` with these holes: its holder took it second when the other
+/// has holes (n°223–225).
+fn pavillon(name: &str, holes: [u32; 2]) -> Result<Pavillon> {
+    Ok(match name {
+        "none" => Pavillon::default(),
+        "lost" => Pavillon {
+            holder: None,
+            passed: true,
+            lost: true,
+        },
+        _ => {
+            let s = side(name)
+                .map_err(|_| anyhow!("--pavillon: {name:?} is white, black, lost or none"))?;
+            if holes[s.index()] == 0 {
+                bail!("--pavillon: {s} has no holes");
+            }
+            Pavillon {
+                holder: Some(s),
+                passed: holes[s.opposite().index()] > 0,
+                lost: false,
+            }
+        }
+    })
+}
+
+/// Reads a trictrac weights file of `tablier train trictrac`, naming the file in any error.
+pub(crate) fn read_weights(path: &Path) -> Result<Weights> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     Weights::parse(&text).with_context(|| format!("reading {}", path.display()))
@@ -441,6 +522,12 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
         "closing2" => Box::new(closing(2)),
         "closing-stay" => Box::new(stay(1)),
         "closing-stay2" => Box::new(stay(2)),
+        "ecrire" => Box::new(EcrirePlayer::new(margin(1))),
+        "ecrire2" => Box::new(EcrirePlayer::new(margin(2))),
+        "ecrire-no-table" => Box::new(EcrirePlayer {
+            table: false,
+            ..EcrirePlayer::new(margin(1))
+        }),
         _ => {
             if let Some(l) = spec.strip_prefix("level:") {
                 let level: u8 = l
@@ -454,7 +541,7 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
                     seed,
                 ))
             } else {
-                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, closing, closing2, closing-stay, closing-stay2, level:N, file:PATH)")
+                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, closing, closing2, closing-stay, closing-stay2, ecrire, ecrire2, ecrire-no-table, level:N, file:PATH)")
             }
         }
     })
@@ -464,8 +551,13 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
 struct DuelReport {
     a: String,
     b: String,
+    /// What was played: `partie` (in 12 holes) or `marqué` (of a partie à écrire).
+    game: &'static str,
+    /// The unit of the margins: holes, or jetons for marqués.
+    unit: &'static str,
     parties: u64,
     seed: u64,
+    /// A's mean margin per game, in `unit` (holes per partie, or jetons per marqué).
     holes_per_partie: f64,
     standard_error: f64,
     a_won: u64,
@@ -487,6 +579,11 @@ fn duel(args: &DuelArgs) -> Result<()> {
     make_player(&args.b, 0)?;
     let stop = interrupted();
     let pairs = args.parties / 2;
+    let (game, unit) = if args.ecrire {
+        ("marqué", "jetons")
+    } else {
+        ("partie", "holes")
+    };
     let bar = progress(args.parties, args.quiet, "parties");
     let started = Instant::now();
     let results = std::sync::Mutex::new(Vec::<(u64, [f64; 2])>::new());
@@ -499,12 +596,16 @@ fn duel(args: &DuelArgs) -> Result<()> {
         ) else {
             return;
         };
-        let r = play_pair(a.as_mut(), b.as_mut(), args.seed, n);
+        let r = if args.ecrire {
+            play_marque_pair(a.as_mut(), b.as_mut(), args.seed, n)
+        } else {
+            play_pair(a.as_mut(), b.as_mut(), args.seed, n)
+        };
         let mut all = results.lock().expect("no thread panics holding it");
         all.push((n, r.margins));
         let per_pair: Vec<f64> = all.iter().map(|(_, m)| (m[0] + m[1]) / 2.0).collect();
         let (m, se) = mean_se(&per_pair);
-        bar.set_message(format!("A {m:+.2} ± {se:.2} holes per partie"));
+        bar.set_message(format!("A {m:+.2} ± {se:.2} {unit} per {game}"));
         bar.inc(2);
     });
     bar.finish_and_clear();
@@ -542,6 +643,8 @@ fn duel(args: &DuelArgs) -> Result<()> {
     let report = DuelReport {
         a: args.a.clone(),
         b: args.b.clone(),
+        game,
+        unit,
         parties: 2 * per_pair.len() as u64,
         seed: args.seed,
         holes_per_partie: m,
@@ -556,22 +659,27 @@ fn duel(args: &DuelArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!(
-            "{} vs {}: {} parties in 12 holes ({} dice sequences, seats swapped), seed {}",
+            "{} vs {}: {} {} ({} dice sequences, seats swapped), seed {}",
             report.a,
             report.b,
             report.parties,
+            if args.ecrire {
+                "marqués of a partie à écrire"
+            } else {
+                "parties in 12 holes"
+            },
             per_pair.len(),
             report.seed
         );
         println!(
-            "parties won: A {} B {}: A {:.1}% ± {:.1}% (95%, by dice sequence)",
+            "{game}s won: A {} B {}: A {:.1}% ± {:.1}% (95%, by dice sequence)",
             a_won,
             b_won,
             100.0 * share,
             100.0 * report.a_share_margin
         );
         println!(
-            "A: {:+.2} ± {:.2} holes per partie (standard error); {:.0} s",
+            "A: {:+.2} ± {:.2} {unit} per {game} (standard error); {:.0} s",
             m, se, report.seconds
         );
     }
@@ -617,6 +725,9 @@ mod tests {
             plies: 1,
             weights: None,
             objective: objective.into(),
+            ecrire: false,
+            pavillon: "none".into(),
+            refaits: 0,
             json: true,
         }
     }

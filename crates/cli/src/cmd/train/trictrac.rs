@@ -8,6 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use tablier_trictrac_engine::selfplay::{self, Checkpoint, Progress, Run};
 
+use crate::cmd::trictrac::read_weights;
 use crate::common::{interrupted, progress};
 
 /// `tablier train trictrac`.
@@ -84,10 +85,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     } else {
         let mut ck = Checkpoint::new(args.seed);
         if let Some(path) = &args.from {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?;
-            ck.weights = tablier_trictrac_engine::Weights::parse(&text)
-                .with_context(|| format!("reading {}", path.display()))?;
+            ck.weights = read_weights(path)?;
         }
         ck
     };

@@ -14,6 +14,7 @@ use tablier_trictrac_engine::partie::{log_loss, model_of, observe, Observed};
 use tablier_trictrac_engine::train::partie_dice;
 use tablier_trictrac_engine::{Search, SearchPlayer, Weights};
 
+use crate::cmd::trictrac::read_weights;
 use crate::common::{for_each_index, interrupted, progress};
 
 /// `tablier train trictrac-partie`.
@@ -28,6 +29,10 @@ pub struct PartieArgs {
     /// Random term of ±this many holes on every value, so that the parties differ.
     #[arg(long, default_value_t = 0.05)]
     explore: f64,
+    /// Play and fit with this weights file of `tablier train trictrac` instead of the
+    /// shipped weights (to refit the model for a new evaluation before shipping it).
+    #[arg(long)]
+    weights: Option<PathBuf>,
     /// Threads playing parties (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -47,7 +52,10 @@ pub fn run(args: &PartieArgs) -> Result<()> {
     let stop = interrupted();
     let bar = progress(args.parties, args.quiet, "parties");
     let started = Instant::now();
-    let weights = Weights::shipped();
+    let weights = match &args.weights {
+        None => Weights::shipped(),
+        Some(path) => read_weights(path)?,
+    };
     let all = Mutex::new(Observed::default());
     for_each_index(args.threads, args.parties, stop, |n| {
         let search = Search::new(weights.clone(), 1);
@@ -69,13 +77,21 @@ pub fn run(args: &PartieArgs) -> Result<()> {
     let (with, table) = log_loss(&model, &observed, &weights);
     let secs = started.elapsed().as_secs_f64();
     let comment = format!(
-        "Made by: tablier train trictrac-partie --parties {} --seed {} --explore {}\n\
-         {} self-play parties of the shipped engine (1 ply, margin objective), {} positions, {:.0} s.\n\
+        "Made by: tablier train trictrac-partie --parties {} --seed {} --explore {}{}\n\
+         {} self-play parties of the {} engine (1 ply, margin objective), {} positions, {:.0} s.\n\
          Log-loss of the outcomes: {:.4} with the board, {:.4} from the score alone (table).",
         played,
         args.seed,
         args.explore,
+        args.weights
+            .as_ref()
+            .map_or(String::new(), |p| format!(" --weights {}", p.display())),
         played,
+        if args.weights.is_some() {
+            "given"
+        } else {
+            "shipped"
+        },
         observed.positions.len(),
         secs,
         with,

@@ -1,0 +1,549 @@
+//! The partie à écrire (n°220–237): a marqué ends only when a player goes while either
+//! player has 6 holes or more (n°221), and it is worth jetons — `h + c − h'` to its winner,
+//! doubled (his part) with the pavillon from 6 holes, quadrupled beyond 11 (n°222–224). So
+//! going is a different choice there: with 6 holes or more it *ends* the marqué, banking its
+//! value, where staying plays on for more holes (the grande bredouille, n°386) or for the
+//! chance to catch up (n°388).
+//!
+//! [`MarqueTable`] is the expected value of the marqué in jetons for the player about to
+//! throw, from every score (holes of both, points, bredouilles, who holds the pavillon),
+//! solved by dynamic programming from the law of a throw measured in the engine's own
+//! parties ([`crate::partie::ThrowLaw`]), each player going or staying as the table itself
+//! says is best. [`EcrirePlayer`] decides by it whenever going would end the marqué, and
+//! plays like the player it wraps otherwise. The board is not in the table: it is the
+//! score's value with average throws (the book's n°385: "rester toutes les fois qu'il y a
+//! plus à gagner qu'à perdre").
+//!
+//! ```
+//! use tablier_core::Side;
+//! use tablier_trictrac::marker::Pavillon;
+//! use tablier_trictrac::Marker;
+//! use tablier_trictrac_engine::ecrire::{end_value, MarqueTable};
+//!
+//! // White has 9 holes with the pavillon, Black none: going banks 2 × (9 + 2) = 22 jetons
+//! // (n°386), and Black would pay them.
+//! let m = Marker {
+//!     holes: [9, 0],
+//!     pavillon: Pavillon { holder: Some(Side::White), ..Pavillon::default() },
+//!     ..Marker::new()
+//! };
+//! assert_eq!(end_value(&m, Side::White, 0), Some(22.0));
+//! assert_eq!(end_value(&m, Side::Black, 0), Some(-22.0));
+//! // The table: what playing on is worth to White about to throw, in jetons.
+//! let on = MarqueTable::shipped(0).value(&m, Side::White);
+//! assert!(on > 0.0);
+//! ```
+
+use std::sync::OnceLock;
+
+use tablier_core::{Dice, Side};
+use tablier_trictrac::marker::marque_value;
+use tablier_trictrac::{Marker, Roll, RollScore};
+
+use crate::partie::{PartieModel, ThrowLaw};
+use crate::sim::{primaute, AfterPlay, Policy, State, MAX_THROWS};
+
+/// Holes from which going ends the marqué (n°221).
+pub const ENDING_HOLES: u32 = 6;
+
+/// Holes counted by the table: a player with more is valued as with `CAP - 1`, so the
+/// values of scores at `CAP - 1` holes are only approximate (the leader goes long before:
+/// past 11 holes a hole more is worth at most 4 jetons to him, n°224).
+pub const CAP: usize = 20;
+
+/// Pavillon states seen from the roller (see [`pavillon_code`]).
+const PAVILLONS: usize = 6;
+const P: usize = 12;
+const STATES: usize = CAP * CAP * P * P * 4 * PAVILLONS;
+
+/// The pavillon of `m` seen from `roller`: 0 nobody has taken a hole, 1 the roller holds it
+/// as first taker, 2 the roller holds it as second taker, 3 and 4 the same for the
+/// opponent, 5 nobody can hold it any more (n°225).
+#[must_use]
+pub fn pavillon_code(m: &Marker, roller: Side) -> usize {
+    let p = m.pavillon;
+    match p.holder {
+        _ if p.lost => 5,
+        None => 0,
+        Some(h) => {
+            let base = if h == roller { 1 } else { 3 };
+            base + usize::from(p.passed)
+        }
+    }
+}
+
+fn index(m: &Marker, roller: Side) -> usize {
+    let (r, o) = (roller.index(), roller.opposite().index());
+    let h = |x: u32| (x as usize).min(CAP - 1);
+    let pt = |x: u32| (x as usize).min(P - 1);
+    let b = usize::from(m.bredouille[r]) * 2 + usize::from(m.bredouille[o]);
+    ((((h(m.holes[r]) * CAP + h(m.holes[o])) * P + pt(m.points[r])) * P + pt(m.points[o])) * 4 + b)
+        * PAVILLONS
+        + pavillon_code(m, roller)
+}
+
+/// The value for `roller` of ending the marqué now by going (n°221–226), in jetons with
+/// `refaits` refaits before it; `None` when neither player has [`ENDING_HOLES`] holes (going
+/// then only starts a new relevé). Equal holes make a refait (n°226), counted as even (0).
+#[must_use]
+pub fn end_value(m: &Marker, roller: Side, refaits: u32) -> Option<f64> {
+    let (r, o) = (m.holes(roller), m.holes(roller.opposite()));
+    if r.max(o) < ENDING_HOLES {
+        return None;
+    }
+    let value = |winner: Side, hw: u32, hl: u32| {
+        marque_value(hw, hl, m.pavillon.holder == Some(winner), refaits) as f64
+    };
+    Some(match r.cmp(&o) {
+        std::cmp::Ordering::Greater => value(roller, r, o),
+        std::cmp::Ordering::Less => -value(roller.opposite(), o, r),
+        std::cmp::Ordering::Equal => 0.0,
+    })
+}
+
+/// The expected value of the marqué in jetons for the player about to throw, from every
+/// score (see the module's documentation).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarqueTable {
+    /// Refaits before this marqué (the consolation is `2 + 2·refaits`, n°226).
+    pub refaits: u32,
+    value: Vec<f64>,
+}
+
+/// Where one throw leads, for the roller.
+#[derive(Clone, Copy)]
+enum To {
+    /// The marqué ends with this value.
+    End(f64),
+    /// He throws again from this state (he went; the marqué goes on).
+    Same(usize),
+    /// The opponent throws from this state.
+    Other(usize),
+}
+
+/// One throw's outcome: where staying leads, and where going leads when the throw made a
+/// hole.
+type Outcome = (f64, To, Option<To>);
+
+impl MarqueTable {
+    /// Solves the table for `law` with `refaits` refaits before the marqué (a second or two
+    /// in an optimised build). Holes never decrease, and between two holes a throw that
+    /// marks anything adds points, so the scores are solved from the most holes and points
+    /// down in one pass; the only loop, a throw that marks nothing for either player (the
+    /// same score back to the other player, and again), is solved exactly for each score
+    /// and its mirror. Each player goes or stays as the table says is best.
+    #[must_use]
+    pub fn build(law: &ThrowLaw, refaits: u32) -> MarqueTable {
+        let throws = law.probabilities();
+        let null: f64 = throws
+            .iter()
+            .filter(|t| t.0 == 0 && t.1 == 0)
+            .map(|t| t.2)
+            .sum();
+        let mut value = vec![0.0; STATES];
+        let mut pairs: Vec<(u32, u32)> = (0..CAP as u32)
+            .flat_map(|a| (a..CAP as u32).map(move |b| (a, b)))
+            .collect();
+        pairs.sort_by_key(|&(a, b)| std::cmp::Reverse(a + b));
+        for (a, b) in pairs {
+            let all: Vec<Marker> = markers(a, b)
+                .into_iter()
+                .chain(if a == b { Vec::new() } else { markers(b, a) })
+                .collect();
+            for sum in (0..2 * P as u32 - 1).rev() {
+                // The scores of this block with `sum` points in all, and their mirrors (the
+                // same marker, the other player to throw): what each is worth apart from
+                // the null throw, then the two solved together.
+                let level: Vec<&Marker> = all
+                    .iter()
+                    .filter(|m| m.points[0] + m.points[1] == sum)
+                    .collect();
+                let rest: Vec<f64> = level
+                    .iter()
+                    .map(|m| {
+                        outcomes(m, &throws, refaits)
+                            .iter()
+                            .map(|&(p, stay, go)| {
+                                let at = |to: To| match to {
+                                    To::End(v) => v,
+                                    To::Same(i) => value[i],
+                                    To::Other(i) => -value[i],
+                                };
+                                p * go.map_or(at(stay), |g| at(g).max(at(stay)))
+                            })
+                            .sum()
+                    })
+                    .collect();
+                let at: std::collections::HashMap<usize, f64> = level
+                    .iter()
+                    .zip(&rest)
+                    .map(|(m, r)| (index(m, Side::White), *r))
+                    .collect();
+                for (m, r) in level.iter().zip(&rest) {
+                    // V = R − null·V', V' = R' − null·V.
+                    let mirror = index(m, Side::Black);
+                    let r2 = at.get(&mirror).copied().unwrap_or(0.0);
+                    value[index(m, Side::White)] = (r - null * r2) / (1.0 - null * null);
+                }
+            }
+        }
+        MarqueTable { refaits, value }
+    }
+
+    /// The table of the shipped law (that of [`PartieModel::shipped`]) for `refaits`
+    /// refaits (more than 2 use the table of 2), solved once on first use.
+    #[must_use]
+    pub fn shipped(refaits: u32) -> &'static MarqueTable {
+        static TABLES: [OnceLock<MarqueTable>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        let r = refaits.min(2);
+        TABLES[r as usize].get_or_init(|| MarqueTable::build(&PartieModel::shipped().table.law, r))
+    }
+
+    /// The expected value of the marqué in jetons for `roller`, about to throw with the
+    /// score `m`.
+    #[must_use]
+    pub fn value(&self, m: &Marker, roller: Side) -> f64 {
+        self.value[index(m, roller)]
+    }
+
+    /// After a hole by his own throw (his gains marked on `m`), whether `roller` goes, when
+    /// going would end the marqué: going banks [`end_value`]; staying gives the opponent the
+    /// `given` points of the roll and leaves him to throw. `None` when going would not end
+    /// the marqué.
+    #[must_use]
+    pub fn goes(&self, m: &Marker, roller: Side, given: u32) -> Option<bool> {
+        let go = end_value(m, roller, self.refaits)?;
+        Some(go > self.stay_value(m, roller, given))
+    }
+
+    /// The value for `roller` of staying after a hole: the opponent marks the `given`
+    /// points, then throws.
+    #[must_use]
+    pub fn stay_value(&self, m: &Marker, roller: Side, given: u32) -> f64 {
+        let mut after = *m;
+        after.mark(roller.opposite(), given);
+        -self.value(&after, roller.opposite())
+    }
+}
+
+/// Every marker with these holes (White the roller): points, bredouilles and the pavillon
+/// states the holes allow.
+fn markers(hr: u32, ho: u32) -> Vec<Marker> {
+    use tablier_trictrac::marker::Pavillon;
+    // Nobody has taken a hole yet (also read for a marker set up by hand with holes and no
+    // pavillon: the next hole taken gives it).
+    let mut pavillons = vec![Pavillon::default()];
+    for holder in [Side::White, Side::Black] {
+        for passed in [false, true] {
+            pavillons.push(Pavillon {
+                holder: Some(holder),
+                passed,
+                lost: false,
+            });
+        }
+    }
+    pavillons.push(Pavillon {
+        holder: None,
+        passed: true,
+        lost: true,
+    });
+    let mut out = Vec::new();
+    for pavillon in pavillons {
+        for pr in 0..P as u32 {
+            for po in 0..P as u32 {
+                for br in [false, true] {
+                    for bo in [false, true] {
+                        out.push(Marker {
+                            points: [pr, po],
+                            holes: [hr, ho],
+                            bredouille: [br, bo],
+                            pavillon,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The outcomes of each throw of the law from `m` (White the roller), but the throw that
+/// marks nothing.
+fn outcomes(m: &Marker, throws: &[(u32, u32, f64)], refaits: u32) -> Vec<Outcome> {
+    throws
+        .iter()
+        .filter(|t| t.2 > 0.0 && (t.0, t.1) != (0, 0))
+        .map(|&(g, q, p)| {
+            let mut after = *m;
+            let holes = after.mark(Side::White, g);
+            let mut stay = after;
+            stay.mark(Side::Black, q);
+            let stay_to = To::Other(index(&stay, Side::Black));
+            let go_to = (holes > 0).then(|| match end_value(&after, Side::White, refaits) {
+                Some(v) => To::End(v),
+                None => {
+                    let mut gone = after;
+                    gone.erase_points();
+                    To::Same(index(&gone, Side::White))
+                }
+            });
+            (p, stay_to, go_to)
+        })
+        .collect()
+}
+
+/// The marker of a marqué as the search of the partie in 12 holes can read it: past 11
+/// holes (a marqué goes on until a player goes), both players' holes lowered together so
+/// that the leader has 11, the margin kept (the trailer at 0 at least). The table reads the
+/// true marker; the search only compares plays and needs a partie that is not over.
+#[must_use]
+pub fn below_twelve(m: &Marker) -> Marker {
+    let over = m.holes[0].max(m.holes[1]).saturating_sub(11);
+    let mut out = *m;
+    out.holes = m.holes.map(|h| h.saturating_sub(over));
+    out
+}
+
+/// [`below_twelve`] on a state of the light game.
+fn searchable(state: &State) -> State {
+    let mut s = *state;
+    s.marker = below_twelve(&state.marker);
+    s.over = false;
+    s
+}
+
+/// A player of the partie à écrire: `inner` chooses the plays, and the going or staying
+/// that does not end the marqué, on the score as [`below_twelve`] shows it; whenever going
+/// would end the marqué, the table decides.
+pub struct EcrirePlayer<P: Policy> {
+    /// The player wrapped.
+    pub inner: P,
+    /// Refaits before the marqué being played.
+    pub refaits: u32,
+    /// Whether the table decides where going would end the marqué (`false`: `inner` does,
+    /// which measures what the table adds).
+    pub table: bool,
+}
+
+impl<P: Policy> EcrirePlayer<P> {
+    /// `inner` with the table deciding, in a marqué after no refait.
+    pub fn new(inner: P) -> EcrirePlayer<P> {
+        EcrirePlayer {
+            inner,
+            refaits: 0,
+            table: true,
+        }
+    }
+
+    fn table_goes(&self, state: &State, score: &RollScore) -> Option<bool> {
+        if !self.table {
+            return None;
+        }
+        MarqueTable::shipped(self.refaits).goes(&state.marker, state.roller, score.given())
+    }
+}
+
+impl<P: Policy> Policy for EcrirePlayer<P> {
+    fn choose_play(&mut self, state: &State, score: &RollScore) -> usize {
+        self.inner.choose_play(&searchable(state), score)
+    }
+
+    fn go(&mut self, state: &State, score: &RollScore) -> bool {
+        match self.table_goes(state, score) {
+            Some(go) => go,
+            None => self.inner.go(&searchable(state), score),
+        }
+    }
+
+    fn go_after_sortie(&mut self, state: &State, score: &RollScore) -> bool {
+        match self.table_goes(state, score) {
+            Some(go) => go,
+            None => self.inner.go_after_sortie(&searchable(state), score),
+        }
+    }
+}
+
+/// How a marqué played by [`play_marque`] ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MarqueEnd {
+    /// Its value in jetons for White (negative: Black won it; 0 for a refait).
+    pub white: f64,
+    /// The holes of White and Black when it ended.
+    pub holes: [u32; 2],
+    /// It ended in a refait (equal holes, n°226).
+    pub refait: bool,
+    /// Throws played.
+    pub throws: u32,
+}
+
+/// Plays one marqué of a partie à écrire from the start (no refait before it) with `white`
+/// and `black` deciding, until a player goes with 6 holes or more on the marker (or
+/// [`MAX_THROWS`], which ends it at 0). The light state's partie in 12 holes is not over at
+/// 12 holes here: the marker counts on.
+pub fn play_marque(
+    white: &mut dyn Policy,
+    black: &mut dyn Policy,
+    dice: &mut impl Dice,
+) -> MarqueEnd {
+    let (first, roll) = primaute(dice);
+    let mut s = State::new(first);
+    let mut pending = Some(roll);
+    let mut throws = 0;
+    let ended = |s: &State, throws: u32| {
+        let white = end_value(&s.marker, tablier_core::Side::White, 0);
+        white.map(|v| MarqueEnd {
+            white: v,
+            holes: s.marker.holes,
+            refait: s.marker.holes[0] == s.marker.holes[1],
+            throws,
+        })
+    };
+    while throws < MAX_THROWS {
+        let roll = match pending.take() {
+            Some(r) => r,
+            None => {
+                let (a, b) = dice.roll_pair();
+                Roll::new(a, b)
+            }
+        };
+        throws += 1;
+        let (score, holes) = s.begin_roll(roll);
+        s.over = false;
+        let p: &mut dyn Policy = match s.roller {
+            Side::White => white,
+            Side::Black => black,
+        };
+        if holes > 0 && p.go(&s, &score) {
+            if let Some(end) = ended(&s, throws) {
+                return end;
+            }
+            s.go();
+            continue;
+        }
+        let i = p.choose_play(&s, &score).min(score.plays.legal.len() - 1);
+        let end = score.plays.legal[i].end;
+        let after = s.play(&score, &end);
+        s.over = false;
+        if let AfterPlay::Sortie { holes } = after {
+            if holes > 0 && p.go_after_sortie(&s, &score) {
+                if let Some(end) = ended(&s, throws) {
+                    return end;
+                }
+                s.go();
+            } else {
+                pending = Some(s.stay_after_sortie(&score));
+                s.over = false;
+            }
+        }
+    }
+    MarqueEnd {
+        white: 0.0,
+        holes: s.marker.holes,
+        refait: false,
+        throws,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn marker(holes: [u32; 2], holder: Option<Side>) -> Marker {
+        let mut m = Marker::new();
+        m.holes = holes;
+        m.pavillon.holder = holder;
+        m.pavillon.passed = holder.is_some() && holes[0] > 0 && holes[1] > 0;
+        m
+    }
+
+    /// The values of n°222–224, for the roller and for his opponent.
+    #[test]
+    fn ending_values_follow_the_book() {
+        // n°222: 9 against 8, no pavillon: 3.
+        assert_eq!(end_value(&marker([9, 8], None), Side::White, 0), Some(3.0));
+        assert_eq!(end_value(&marker([9, 8], None), Side::Black, 0), Some(-3.0));
+        // n°224: 11 against 6 with the pavillon: 2 × 13 − 6 = 20.
+        let m = marker([6, 11], Some(Side::Black));
+        assert_eq!(end_value(&m, Side::White, 0), Some(-20.0));
+        // Nobody at 6: going does not end the marqué.
+        assert_eq!(end_value(&marker([5, 5], None), Side::White, 0), None);
+        // Equal holes: a refait.
+        assert_eq!(end_value(&marker([7, 7], None), Side::White, 0), Some(0.0));
+    }
+
+    /// A marqué played out ends when a player goes with 6 holes or more, worth what the book
+    /// says to the player with more holes; the same player in both seats plays the same
+    /// marqué twice, so a pair of seatings sums to 0.
+    #[test]
+    fn a_marque_ends_when_a_player_goes_with_six_holes() {
+        use crate::{Search, SearchPlayer, Weights};
+        let margin = || SearchPlayer::new(Search::new(Weights::shipped(), 1), 0.0, 1);
+        for n in 0..2 {
+            let mut a = margin();
+            let mut b = EcrirePlayer::new(margin());
+            let end = play_marque(&mut a, &mut b, &mut crate::train::partie_dice(7, n));
+            assert!(end.throws < MAX_THROWS);
+            let [w, k] = end.holes;
+            assert!(w.max(k) >= ENDING_HOLES, "{end:?}");
+            assert_eq!(end.refait, w == k);
+            assert_eq!(end.white > 0.0, w > k, "{end:?}");
+            assert!(end.white.abs() >= f64::from(w.abs_diff(k)), "{end:?}");
+            let pair = crate::duel::play_marque_pair(&mut margin(), &mut margin(), 7, n);
+            assert_eq!(pair.margins[0], -pair.margins[1]);
+        }
+    }
+
+    /// Past 11 holes the search sees the leader at 11, the margin kept.
+    #[test]
+    fn a_marque_past_eleven_holes_is_searched_below_twelve() {
+        let m = marker([14, 9], Some(Side::White));
+        assert_eq!(below_twelve(&m).holes, [11, 6]);
+        assert_eq!(below_twelve(&marker([3, 16], None)).holes, [0, 11]);
+        assert_eq!(below_twelve(&marker([7, 9], None)).holes, [7, 9]);
+        assert_eq!(below_twelve(&m).pavillon, m.pavillon);
+    }
+
+    /// The table solves its equations: the value of a state is the law's average of the
+    /// best choice after each throw.
+    #[test]
+    fn the_table_solves_its_equations() {
+        let law = &PartieModel::shipped().table.law;
+        let t = MarqueTable::shipped(0);
+        let throws = law.probabilities();
+        let null: f64 = throws
+            .iter()
+            .filter(|t| (t.0, t.1) == (0, 0))
+            .map(|t| t.2)
+            .sum();
+        assert!(null > 0.1, "{null}");
+        for (holes, holder) in [
+            ([0, 0], None),
+            ([3, 1], Some(Side::White)),
+            ([7, 4], Some(Side::Black)),
+            ([10, 0], Some(Side::White)),
+        ] {
+            let m = marker(holes, holder);
+            let expected: f64 = outcomes(&m, &throws, 0)
+                .iter()
+                .map(|&(p, stay, go)| {
+                    let at = |to: To| match to {
+                        To::End(v) => v,
+                        To::Same(i) => t.value[i],
+                        To::Other(i) => -t.value[i],
+                    };
+                    p * go.map_or(at(stay), |g| at(g).max(at(stay)))
+                })
+                .sum::<f64>()
+                - null * t.value(&m, Side::Black);
+            assert!(
+                (expected - t.value(&m, Side::White)).abs() < 1e-6,
+                "{holes:?}: {expected} vs {}",
+                t.value(&m, Side::White)
+            );
+        }
+        // The start of a marqué is nearly even for the roller (he throws first).
+        let start = t.value(&Marker::new(), Side::White);
+        assert!((-3.0..6.0).contains(&start), "{start}");
+    }
+}

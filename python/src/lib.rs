@@ -140,7 +140,8 @@ pub struct Analysis {
     /// The value for the side to act, in `unit`.
     #[pyo3(get)]
     pub value: f64,
-    /// `"men"` (draughts), `"equity"` (backgammon), `"holes"` (trictrac).
+    /// `"men"` (draughts), `"equity"` (backgammon), `"holes"` (trictrac; `"jetons"` for
+    /// going or staying when going would end a marqué of a partie à écrire).
     #[pyo3(get)]
     pub unit: &'static str,
     /// The action the engine would take, in notation (`None` where it has none).

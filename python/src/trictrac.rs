@@ -745,7 +745,8 @@ impl PyEngine {
         Ok(a.map(|a| game.format_action(&a)))
     }
     /// The values (in holes, the margin the actor can expect at the end of the partie) of
-    /// every play of the roll, or of going and staying after a hole; `None` elsewhere.
+    /// every play of the roll, or of going and staying after a hole (in jetons, the marqué's
+    /// value, when going would end a marqué of a partie à écrire); `None` elsewhere.
     #[pyo3(signature = (partie, time = None))]
     fn analyse(
         &self,

@@ -71,9 +71,10 @@ fn hint_refuses_a_pavillon_that_cannot_be() {
     }
 }
 
-#[test]
-fn duel_plays_marques_in_jetons() {
-    let o = tablier(&[
+/// `tablier trictrac duel --ecrire` between the table and the margin on two dice sequences,
+/// with `extra` arguments: its JSON report.
+fn duel(extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
         "trictrac",
         "duel",
         "--ecrire",
@@ -87,9 +88,16 @@ fn duel_plays_marques_in_jetons() {
         "3",
         "--quiet",
         "--json",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let o = tablier(&args);
     assert!(o.status.success(), "{}", text(&o));
-    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn duel_plays_marques_in_jetons() {
+    let r = duel(&[]);
     assert_eq!(
         (r["game"].as_str(), r["unit"].as_str()),
         (Some("marqué"), Some("jetons"))
@@ -97,4 +105,22 @@ fn duel_plays_marques_in_jetons() {
     assert_eq!(r["parties"], 2);
     let won = r["a_won"].as_u64().unwrap() + r["b_won"].as_u64().unwrap();
     assert!(won <= 2);
+}
+
+#[test]
+fn duel_plays_whole_parties_a_ecrire_by_their_settlement() {
+    let r = duel(&["--marques", "2"]);
+    assert_eq!(r["game"], "partie à écrire");
+    assert_eq!(r["unit"], "jetons");
+    for bad in [&["--marques", "3", "--ecrire"][..], &["--marques", "2"][..]] {
+        let mut args = vec!["trictrac", "duel", "--parties", "2"];
+        args.extend_from_slice(bad);
+        let o = tablier(&args);
+        assert!(!o.status.success());
+        assert!(
+            text(&o).contains("--marques is an even number"),
+            "{}",
+            text(&o)
+        );
+    }
 }

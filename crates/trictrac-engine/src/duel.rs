@@ -1,7 +1,7 @@
 //! Duels between two players with the same dice for both seatings: each dice sequence is
 //! played twice, the seats swapped.
 
-use crate::ecrire::play_marque;
+use crate::ecrire::{play_marque, play_partie as play_partie_a_ecrire};
 use crate::sim::{play_partie, Policy};
 use crate::train::partie_dice;
 use tablier_core::Side;
@@ -28,6 +28,23 @@ pub fn play_pair(a: &mut dyn Policy, b: &mut dyn Policy, seed: u64, n: u64) -> P
 pub fn play_marque_pair(a: &mut dyn Policy, b: &mut dyn Policy, seed: u64, n: u64) -> PairResult {
     let one = play_marque(a, b, &mut partie_dice(seed, n));
     let two = play_marque(b, a, &mut partie_dice(seed, n));
+    PairResult {
+        margins: [one.white, -two.white],
+    }
+}
+
+/// Plays dice sequence `n` of `seed` twice as a whole partie à écrire of `marques` marqués
+/// ([`play_partie_a_ecrire`]): `a` as White then as Black; the margins are A's gain by the
+/// settlement in jetons.
+pub fn play_ecrire_pair(
+    a: &mut dyn Policy,
+    b: &mut dyn Policy,
+    seed: u64,
+    n: u64,
+    marques: u32,
+) -> PairResult {
+    let one = play_partie_a_ecrire(a, b, &mut partie_dice(seed, n), marques);
+    let two = play_partie_a_ecrire(b, a, &mut partie_dice(seed, n), marques);
     PairResult {
         margins: [one.white, -two.white],
     }

@@ -10,7 +10,7 @@ use serde::Serialize;
 use tablier_core::Side;
 use tablier_trictrac::marker::Pavillon;
 use tablier_trictrac::{Board, JanContext, Marker, Roll, RollScore};
-use tablier_trictrac_engine::duel::{mean_se, play_marque_pair, play_pair};
+use tablier_trictrac_engine::duel::{mean_se, play_ecrire_pair, play_marque_pair, play_pair};
 use tablier_trictrac_engine::ecrire::{end_value, EcrirePlayer, MarqueTable};
 use tablier_trictrac_engine::{
     player, Greedy, Objective, Policy, Search, SearchPlayer, State, Weights,
@@ -240,6 +240,11 @@ pub struct DuelArgs {
     /// scored in jetons (the marqué's value, n°222–224; a refait counts 0).
     #[arg(long)]
     ecrire: bool,
+    /// With --ecrire: play whole parties à écrire of this many marqués (an even number),
+    /// scored by their settlement in jetons, postillons included (n°227–237); 0: single
+    /// marqués.
+    #[arg(long, default_value_t = 0)]
+    marques: u32,
     /// Seed of the dice sequences.
     #[arg(long, default_value_t = 2026)]
     seed: u64,
@@ -579,10 +584,15 @@ fn duel(args: &DuelArgs) -> Result<()> {
     make_player(&args.b, 0)?;
     let stop = interrupted();
     let pairs = args.parties / 2;
-    let (game, unit) = if args.ecrire {
-        ("marqué", "jetons")
+    if args.marques % 2 == 1 || (args.marques > 0 && !args.ecrire) {
+        bail!("--marques is an even number of marqués, with --ecrire");
+    }
+    let (game, games, unit) = if args.marques > 0 {
+        ("partie à écrire", "parties", "jetons")
+    } else if args.ecrire {
+        ("marqué", "marqués", "jetons")
     } else {
-        ("partie", "holes")
+        ("partie", "parties", "holes")
     };
     let bar = progress(args.parties, args.quiet, "parties");
     let started = Instant::now();
@@ -596,7 +606,9 @@ fn duel(args: &DuelArgs) -> Result<()> {
         ) else {
             return;
         };
-        let r = if args.ecrire {
+        let r = if args.marques > 0 {
+            play_ecrire_pair(a.as_mut(), b.as_mut(), args.seed, n, args.marques)
+        } else if args.ecrire {
             play_marque_pair(a.as_mut(), b.as_mut(), args.seed, n)
         } else {
             play_pair(a.as_mut(), b.as_mut(), args.seed, n)
@@ -663,16 +675,18 @@ fn duel(args: &DuelArgs) -> Result<()> {
             report.a,
             report.b,
             report.parties,
-            if args.ecrire {
-                "marqués of a partie à écrire"
+            if args.marques > 0 {
+                format!("parties à écrire of {} marqués", args.marques)
+            } else if args.ecrire {
+                "marqués of a partie à écrire".to_string()
             } else {
-                "parties in 12 holes"
+                "parties in 12 holes".to_string()
             },
             per_pair.len(),
             report.seed
         );
         println!(
-            "{game}s won: A {} B {}: A {:.1}% ± {:.1}% (95%, by dice sequence)",
+            "{games} won: A {} B {}: A {:.1}% ± {:.1}% (95%, by dice sequence)",
             a_won,
             b_won,
             100.0 * share,

@@ -4,6 +4,7 @@
 
 use crate::eval::Weights;
 use crate::partie::{PartieModel, Score};
+use crate::rester::StayModel;
 use crate::sim::{AfterPlay, Policy, State, PARTIE_HOLES};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -56,6 +57,10 @@ pub struct Search {
     /// At 2 plies, how many of the opponent's answers to each roll (ordered by the quick
     /// estimate, without the outlooks) are valued properly.
     pub replies: usize,
+    /// A correction of staying after a hole won by a throw, learnt by playing both choices
+    /// out ([`crate::rester`]); applied under [`Objective::Margin`] (`None`: the search's
+    /// values as they are).
+    pub stay: Option<StayModel>,
 }
 
 /// The distinct end positions of a roll's legal plays, and for each legal play the index of
@@ -135,6 +140,7 @@ impl Search {
             plies: plies.clamp(1, 2),
             keep: 3,
             replies: 4,
+            stay: None,
         }
     }
 
@@ -385,10 +391,28 @@ impl Search {
         // throw.
         let sortie = score.plays.bears_off_last;
         let go = (holes > 0).then(|| self.go_value(t, depth + u8::from(sortie)));
+        let plays: Vec<f64> = index.iter().map(|&k| vals[k]).collect();
         TurnAnalysis {
-            plays: index.iter().map(|&k| vals[k]).collect(),
-            go,
+            go: go.map(|g| g - self.stay_correction(t, score, &plays, g)),
+            plays,
         }
+    }
+
+    /// What the stay model ([`Search::stay`]) adds to staying after a hole won by a throw
+    /// (not a sortie), given the plays' values and going's; 0 without a model, and under
+    /// another objective than [`Objective::Margin`] (the model is in holes).
+    fn stay_correction(&self, t: &State, score: &RollScore, plays: &[f64], go: f64) -> f64 {
+        let Some(model) = &self.stay else {
+            return 0.0;
+        };
+        let stay = plays.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if score.plays.bears_off_last
+            || !stay.is_finite()
+            || self.objective_at(t) != Objective::Margin
+        {
+            return 0.0;
+        }
+        model.correction(t, stay - go)
     }
 
     /// Values every choice of the roller of `t`, whose gains from `score` are marked on `t`
@@ -425,7 +449,8 @@ impl Search {
                 .map_or(floor - (first[*k].abs() * 1e-9), |d| d.1);
         }
         if holes > 0 {
-            a.go = Some(self.go_value(t, 1 + u8::from(score.plays.bears_off_last)));
+            let g = self.go_value(t, 1 + u8::from(score.plays.bears_off_last));
+            a.go = Some(g - self.stay_correction(t, score, &a.plays, g));
         }
         a
     }

@@ -211,7 +211,7 @@ impl Regression {
 }
 
 /// Solves `a x = b` for a symmetric positive definite `a` (Cholesky).
-fn solve_spd(a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
+pub(crate) fn solve_spd(a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
     let n = b.len();
     let mut l = vec![0.0; n * n];
     for i in 0..n {

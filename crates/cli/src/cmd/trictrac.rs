@@ -12,6 +12,7 @@ use tablier_trictrac::marker::Pavillon;
 use tablier_trictrac::{Board, JanContext, Marker, Roll, RollScore};
 use tablier_trictrac_engine::duel::{mean_se, play_ecrire_pair, play_marque_pair, play_pair};
 use tablier_trictrac_engine::ecrire::{end_value, EcrirePlayer, MarqueTable};
+use tablier_trictrac_engine::rester::StayModel;
 use tablier_trictrac_engine::{
     player, Greedy, Objective, Policy, Search, SearchPlayer, State, Weights,
 };
@@ -225,8 +226,10 @@ pub struct DuelArgs {
     /// end where the chance of the partie says stay), `closing-stay2`, `ecrire` (the margin,
     /// going or staying by the marqué's table where going ends a marqué of a partie à
     /// écrire; for --ecrire), `ecrire2`, `ecrire-no-table` (`ecrire` with the margin
-    /// deciding instead of the table), `level:N` (the levels people meet), or
-    /// `file:PATH` (weights file, margin, 1 ply).
+    /// deciding instead of the table), `margin-stay` (the margin with the shipped
+    /// correction of staying after a hole, learnt by playing decisions out), `stay:PATH`
+    /// (the same with a model of `tablier train trictrac-stay`), `level:N` (the levels
+    /// people meet), or `file:PATH` (weights file, margin, 1 ply).
     #[arg(long, default_value = "trained")]
     a: String,
     /// Player B, as for A.
@@ -525,6 +528,14 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
         "partie2" => Box::new(partie(2)),
         "closing" => Box::new(closing(1)),
         "closing2" => Box::new(closing(2)),
+        "margin-stay" => Box::new(SearchPlayer::new(
+            Search {
+                stay: Some(StayModel::shipped().clone()),
+                ..Search::new(Weights::shipped(), 1)
+            },
+            0.0,
+            seed,
+        )),
         "closing-stay" => Box::new(stay(1)),
         "closing-stay2" => Box::new(stay(2)),
         "ecrire" => Box::new(EcrirePlayer::new(margin(1))),
@@ -539,6 +550,15 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
                     .parse()
                     .map_err(|_| anyhow!("{spec:?}: level is a number"))?;
                 Box::new(player(level, seed)?)
+            } else if let Some(path) = spec.strip_prefix("stay:") {
+                let text =
+                    std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+                let model = StayModel::parse(&text).with_context(|| format!("reading {path}"))?;
+                let search = Search {
+                    stay: Some(model),
+                    ..Search::new(Weights::shipped(), 1)
+                };
+                Box::new(SearchPlayer::new(search, 0.0, seed))
             } else if let Some(path) = spec.strip_prefix("file:") {
                 Box::new(SearchPlayer::new(
                     Search::new(read_weights(&PathBuf::from(path))?, 1),
@@ -546,7 +566,7 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
                     seed,
                 ))
             } else {
-                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, closing, closing2, closing-stay, closing-stay2, ecrire, ecrire2, ecrire-no-table, level:N, file:PATH)")
+                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, closing, closing2, closing-stay, closing-stay2, ecrire, ecrire2, ecrire-no-table, margin-stay, level:N, file:PATH, stay:PATH)")
             }
         }
     })

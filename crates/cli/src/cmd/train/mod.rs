@@ -7,6 +7,7 @@ pub mod backgammon;
 pub mod draughts;
 pub mod trictrac;
 pub mod trictrac_partie;
+pub mod trictrac_stay;
 
 /// `tablier train ...`.
 #[derive(Subcommand)]
@@ -19,6 +20,8 @@ pub enum TrainCommand {
     Trictrac(trictrac::TrainArgs),
     /// Measure the chance of winning a trictrac partie from every score, in self-play.
     TrictracPartie(trictrac_partie::PartieArgs),
+    /// Fit the correction of staying after a hole on trictrac go decisions played out both ways.
+    TrictracStay(trictrac_stay::StayArgs),
 }
 
 /// Runs a `tablier train` subcommand.
@@ -28,5 +31,6 @@ pub fn run(cmd: &TrainCommand) -> Result<()> {
         TrainCommand::Backgammon(args) => backgammon::run(args),
         TrainCommand::Trictrac(args) => trictrac::run(args),
         TrainCommand::TrictracPartie(args) => trictrac_partie::run(args),
+        TrainCommand::TrictracStay(args) => trictrac_stay::run(args),
     }
 }

@@ -1,0 +1,96 @@
+//! Plays one go-or-stay decision out to the end of the partie, both ways, with the same
+//! dice for each pair, the 1-ply margin engine deciding for both players; prints the
+//! parties White won and his mean hole margin after each choice, with progress.
+//!
+//! ```sh
+//! # n°387, first half: White 8 points, Black none, 2 holes against 11; White's 6-3 wins a hole.
+//! cargo run --release -p tablier-trictrac-engine --example go_or_stay_playout -- \
+//!   1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-21B1-22B1 8,0 2,11 6-3 100
+//! ```
+//!
+//! Arguments: White's position, the points (White's, Black's; neither in bredouille is
+//! assumed for White, Black's in bredouille when he has points and White none), the holes,
+//! White's roll (it must win a hole), and the number of pairs.
+
+use tablier_core::{Dice, Side};
+use tablier_trictrac::{Board, Marker, Roll};
+use tablier_trictrac_engine::sim::{finish_play, turn};
+use tablier_trictrac_engine::train::partie_dice;
+use tablier_trictrac_engine::{Policy, Search, SearchPlayer, State, Weights};
+
+fn pair(text: &str, what: &str) -> Result<(u32, u32), String> {
+    let (a, b) = text
+        .split_once(',')
+        .ok_or_else(|| format!("{what}: expected two numbers like 8,0, found {text:?}"))?;
+    let n = |t: &str| {
+        t.parse::<u32>()
+            .map_err(|_| format!("{what}: {t:?} is not a number"))
+    };
+    Ok((n(a)?, n(b)?))
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [board, points, holes, roll, pairs] = &args[..] else {
+        return Err("usage: POSITION POINTS(w,b) HOLES(w,b) ROLL PAIRS".into());
+    };
+    let board: Board = board
+        .parse()
+        .map_err(|e| format!("position {board:?}: {e}"))?;
+    let (wp, bp) = pair(points, "points")?;
+    let (hw, hb) = pair(holes, "holes")?;
+    let roll = Roll::parse(roll).map_err(|e| format!("roll {roll:?}: {e}"))?;
+    let pairs: u64 = pairs
+        .parse()
+        .map_err(|_| format!("pairs: {pairs:?} is not a number"))?;
+    let mut marker = Marker::with_points((wp, false), (bp, bp > 0 && wp == 0));
+    marker.holes = [hw, hb];
+    let start = State::from_position(board, marker, Side::White);
+    let mut probe = start;
+    if probe.begin_roll(roll).1 == 0 || probe.over {
+        return Err("the roll must win a hole without ending the partie".into());
+    }
+    let search = Search::new(Weights::shipped(), 1);
+    let (mut wins, mut margin) = ([0u64; 2], [0f64; 2]);
+    for k in 0..pairs {
+        for (b, going) in [(0, true), (1, false)] {
+            let mut s = start;
+            let (score, _) = s.begin_roll(roll);
+            let mut white = SearchPlayer::new(search.clone(), 0.0, 1);
+            let mut black = SearchPlayer::new(search.clone(), 0.0, 2);
+            let mut pending = if going {
+                s.go();
+                None
+            } else {
+                let i = white
+                    .choose_play(&s, &score)
+                    .min(score.plays.legal.len() - 1);
+                let end = score.plays.legal[i].end;
+                finish_play(&mut s, &score, &end, &mut white)
+            };
+            let mut dice = partie_dice(387, k);
+            while !s.over {
+                let r = pending.take().unwrap_or_else(|| {
+                    let (x, y) = dice.roll_pair();
+                    Roll::new(x, y)
+                });
+                pending = turn(&mut s, r, &mut white, &mut black);
+            }
+            wins[b] += u64::from(s.marker.holes(Side::White) >= 12);
+            margin[b] += s.hole_margin(Side::White);
+        }
+        if (k + 1) % 10 == 0 {
+            eprint!("\r{} of {pairs} pairs", k + 1);
+        }
+    }
+    let n = pairs.max(1) as f64;
+    eprintln!();
+    println!(
+        "{pairs} pairs: going, White won {} parties, margin {:.3}; staying, {} parties, margin {:.3}",
+        wins[0],
+        margin[0] / n,
+        wins[1],
+        margin[1] / n
+    );
+    Ok(())
+}

@@ -25,7 +25,7 @@
 //! --b margin --parties 1000 --seed S --threads 2`, 1 ply, same dice both seatings, seeds
 //! 2026, 2027, 2028) it won 508, 516 and 526 parties of 1,000: **1,550 of 3,000, 51.7% ±
 //! 1.4%, +0.23 ± 0.18 holes per partie** (95%). The 1-ply levels use it
-//! ([`crate::player`]).
+//! ([`crate::player()`]).
 //! Its features are those of the whole board: at n°387's position (a grand jan held, 3
 //! holes against 11) it goes more than the search already does, where play-outs to the end
 //! of the partie (100 pairs) kept the tenue better (9 parties won against 5).

@@ -744,9 +744,10 @@ impl PyEngine {
         });
         Ok(a.map(|a| game.format_action(&a)))
     }
-    /// The values (in holes, the margin the actor can expect at the end of the partie) of
-    /// every play of the roll, or of going and staying after a hole (in jetons, the marqué's
-    /// value, when going would end a marqué of a partie à écrire); `None` elsewhere.
+    /// The values of every play of the roll, or of going and staying after a hole: in a
+    /// partie in 12 holes the actor's chance of winning it (unit `partie`, 0 to 1), what the
+    /// levels decide by; in a partie à écrire the hole margin he can expect (unit `holes`),
+    /// or in jetons the marqué's value when going would end the marqué; `None` elsewhere.
     #[pyo3(signature = (partie, time = None))]
     fn analyse(
         &self,

@@ -115,14 +115,16 @@ def test_a_whole_partie_between_engines():
         else:
             p.play(engines[p.actor].best_move(p))
     o = p.outcome
-    assert o.winner in ("white", "black") and 12 in p.holes
+    # A last throw may win several holes at once: the winner has 12 or more.
+    assert o.winner in ("white", "black") and max(p.holes) >= 12
 
 
 def test_engine_analyses_a_roll():
     p = Partie()
     p.roll((6, 5))
     a = Engine(level=2).analyse(p)
-    assert a.unit == "holes" and a.best in [x.notation for x in p.plays()]
+    assert a.unit == "partie" and a.best in [x.notation for x in p.plays()]
+    assert 0.0 <= a.value <= 1.0 and a.value == max(v for _, v in a.candidates)
     assert isinstance(Engine().evaluate(Partie()), float)
 
 

@@ -3,9 +3,15 @@
 //! parties White won and his mean hole margin after each choice, with progress.
 //!
 //! ```sh
-//! # n°387, first half: White 8 points, Black none, 2 holes against 11; White's 6-3 wins a hole.
+//! # n°387, first half: White 8 points, Black none, 3 holes against 11; White's 6-3 wins a hole.
+//! # (300 pairs: going won 26 parties, staying 25; 4 minutes)
 //! cargo run --release -p tablier-trictrac-engine --example go_or_stay_playout -- \
-//!   1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-21B1-22B1 8,0 2,11 6-3 100
+//!   1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-21B1-22B1 8,0 3,11 6-3 300
+//! # n°387, second half: fig. 36, White's 5-3 brings him to 11 holes against 2.
+//! # (300 pairs: going won 274 parties, staying 291; 4 minutes)
+//! cargo run --release -p tablier-trictrac-engine --example go_or_stay_playout -- \
+//!   1W2-2W1-3W2-6W1-7W1-8W2-10W2-11W2-12W2-13B2-15B3-17B3-18B1-19B1-20B1-21B1-22B1-23B1-24B1 \
+//!   8,10 10,2 5-3 300
 //! ```
 //!
 //! Arguments: White's position, the points (White's, Black's; neither in bredouille is

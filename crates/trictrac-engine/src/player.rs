@@ -5,7 +5,7 @@
 use tablier_core::{Actor, Budget, Explanation, Game as _, Player};
 use tablier_trictrac::{Action, Phase, Trictrac};
 
-use crate::{choose_action, player, state_of, MAX_LEVEL};
+use crate::{choose_action, player_for, state_of, Objective, MAX_LEVEL};
 
 /// The trictrac engine at a level (0 to [`MAX_LEVEL`]), its noise seeded.
 ///
@@ -20,7 +20,8 @@ use crate::{choose_action, player, state_of, MAX_LEVEL};
 /// let play = engine.choose(&game, Budget::UNLIMITED).unwrap();
 /// assert!(game.legal_actions().contains(&play));
 /// let seen = engine.explain(&game, Budget::UNLIMITED).unwrap();
-/// assert_eq!(seen.unit, "holes");
+/// assert_eq!(seen.unit, "partie");
+/// assert!((0.0..=1.0).contains(&seen.value));
 /// ```
 #[derive(Clone, Debug)]
 pub struct LevelPlayer {
@@ -49,14 +50,16 @@ impl Player<Trictrac> for LevelPlayer {
         choose_action(game, self.level, seed).ok()
     }
 
-    /// In holes, the margin the actor can expect at the end of the partie: for a throw to
-    /// play, each play (best first); for the choice after a hole, going and staying — in
-    /// jetons, the marqué's value, when going would end a marqué of the partie à écrire.
+    /// For a throw to play, each play (best first); for the choice after a hole, going and
+    /// staying. In a partie in 12 holes, the actor's chance of winning the partie (unit
+    /// `partie`, from 0 to 1), what the levels decide by; in a partie à écrire, the hole
+    /// margin he can expect (unit `holes`), or in jetons the marqué's value when going would
+    /// end the marqué.
     fn explain(&mut self, game: &Trictrac, _budget: Budget) -> Option<Explanation> {
         let Actor::Player(me) = game.actor() else {
             return None;
         };
-        let search = player(self.level, self.seed).ok()?.search;
+        let search = player_for(game, self.level, self.seed).ok()?.search;
         let score = game.roll_score()?;
         let state = state_of(game);
         let mut candidates: Vec<(String, f64)> = match game.phase() {
@@ -99,11 +102,19 @@ impl Player<Trictrac> for LevelPlayer {
             }
             _ => return None,
         };
+        let unit = if search.objective == Objective::Partie {
+            for c in &mut candidates {
+                c.1 = crate::search::chance(c.1);
+            }
+            "partie"
+        } else {
+            "holes"
+        };
         candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
         let (best, value) = candidates.first().cloned()?;
         Some(Explanation {
             value,
-            unit: "holes",
+            unit,
             line: vec![best],
             candidates,
         })

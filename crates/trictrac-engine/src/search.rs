@@ -14,26 +14,28 @@ use tablier_trictrac::{Board, Roll, RollScore};
 /// What the search maximises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Objective {
-    /// The expected margin of holes at the end of the partie (values in holes).
+    /// The expected margin of holes at the end of the partie (values in holes): what the
+    /// evaluation is trained on, and what the levels play for in a partie à écrire.
     Margin,
     /// The chance of winning the partie in 12 holes ([`crate::partie`]); values are
     /// `2·chance − 1`, from −1 (lost) to 1 (won), so that the opponent's value is the
-    /// negation of one's own.
+    /// negation of one's own. The levels' objective in a partie in 12 holes.
     Partie,
     /// The margin while both players have fewer than [`CLOSING_HOLES`] holes, the chance of
     /// winning the partie from there: each decision is searched whole under the objective
     /// of the score it is taken at. Far from the end a hole is worth about the same at
     /// every score and the margin's evaluation is the better trained; near the end the
-    /// partie is won or lost (n°387). Measured against [`Objective::Margin`] over 1,000
-    /// parties with the same dice both seatings: 49.2% ± 0.9% of the parties (see
-    /// [`crate::partie`]), so the levels do not use it.
+    /// partie is won or lost (n°387). Measured with the first chance model (which counted
+    /// the next throw twice) against [`Objective::Margin`] over 1,000 parties with the same
+    /// dice both seatings: 49.2% ± 0.9% of the parties; the levels play for the chance
+    /// throughout.
     Closing,
     /// The margin, except that near the end (a player at [`CLOSING_HOLES`] holes or more) a
     /// choice to go is turned into staying when the chance of winning the partie says stay:
-    /// the chance's model goes too often (see [`crate::partie`]), so only its advice to
-    /// keep the tenue — the book's n°387 when far behind — is taken. Measured against
-    /// [`Objective::Margin`] over 1,000 parties with the same dice both seatings: 49.3% ±
-    /// 0.6% of the parties, so the levels do not use it.
+    /// the first chance model went too often (see [`crate::partie`]), so only its advice to
+    /// keep the tenue — the book's n°387 when far behind — was taken. Measured with that
+    /// model against [`Objective::Margin`] over 1,000 parties with the same dice both
+    /// seatings: 49.3% ± 0.6% of the parties; the levels do not use it.
     ClosingStay,
 }
 
@@ -58,8 +60,8 @@ pub struct Search {
     /// estimate, without the outlooks) are valued properly.
     pub replies: usize,
     /// A correction of staying after a hole won by a throw, learnt by playing both choices
-    /// out ([`crate::rester`]); applied under [`Objective::Margin`] (`None`: the search's
-    /// values as they are).
+    /// out ([`crate::rester`]); applied under [`Objective::Margin`] and
+    /// [`Objective::Partie`] (`None`: the search's values as they are).
     pub stay: Option<StayModel>,
 }
 
@@ -399,20 +401,50 @@ impl Search {
     }
 
     /// What the stay model ([`Search::stay`]) adds to staying after a hole won by a throw
-    /// (not a sortie), given the plays' values and going's; 0 without a model, and under
-    /// another objective than [`Objective::Margin`] (the model is in holes).
+    /// (not a sortie), given the plays' values and going's, in the objective's units; 0
+    /// without a model. The model is in holes of margin, fed the margin search's own stay −
+    /// go: under [`Objective::Margin`] it is added as it is; under [`Objective::Partie`] the
+    /// margin's 1-ply analysis gives its input, and its holes are added to the margin the
+    /// board promises after the best play, the chance recomputed there with the partie
+    /// model (a hole of margin is worth more where the partie is close to its end).
     fn stay_correction(&self, t: &State, score: &RollScore, plays: &[f64], go: f64) -> f64 {
         let Some(model) = &self.stay else {
             return 0.0;
         };
-        let stay = plays.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        if score.plays.bears_off_last
-            || !stay.is_finite()
-            || self.objective_at(t) != Objective::Margin
-        {
+        let best = argmax(plays);
+        let stay = plays.get(best).copied().unwrap_or(f64::NEG_INFINITY);
+        if score.plays.bears_off_last || !stay.is_finite() {
             return 0.0;
         }
-        model.correction(t, stay - go)
+        match self.objective_at(t) {
+            Objective::Margin => model.correction(t, stay - go),
+            Objective::Partie => {
+                let margin = Search {
+                    objective: Objective::Margin,
+                    plies: 1,
+                    stay: None,
+                    ..self.clone()
+                };
+                let m = margin.analyse_at(t, score, 1, 0, false);
+                let Some(go_m) = m.go else { return 0.0 };
+                let holes = model.correction(t, m.stay() - go_m);
+                let Some(c) = score.plays.legal.get(best) else {
+                    return 0.0;
+                };
+                let mut after = *t;
+                if after.play(score, &c.end) != AfterPlay::Next || after.over {
+                    return 0.0;
+                }
+                // The opponent throws next: his chance, less the correction's holes.
+                let partie = PartieModel::shipped();
+                let his = Score::of(&after.marker, after.roller);
+                let p = chance(-stay).clamp(1e-9, 1.0 - 1e-9);
+                let z = crate::partie::logit(p) - holes * partie.board_slope(&his);
+                let corrected = 1.0 - 2.0 * crate::partie::sigmoid(z);
+                corrected - stay
+            }
+            _ => 0.0,
+        }
     }
 
     /// Values every choice of the roller of `t`, whose gains from `score` are marked on `t`

@@ -9,20 +9,33 @@
 //! ([`tablier_trictrac_engine::ecrire`]), tested at the end of this file. n°391 gives no
 //! position. n°390 (stay though giving 2 holes when the
 //! position repays it) is the case of n°331 below. n°387 (the partie in 12 holes) is tested
-//! below, and the engine disagrees with its first half. n°392 gives no position.
+//! below: the engine disagrees with both halves; played out to the end, its own play finds
+//! both choices worth the same chance in the first, and keeping the tenue better in the
+//! second. n°392 gives no position.
 
 use tablier_core::Side;
 use tablier_trictrac::{Board, Marker, Roll};
+use tablier_trictrac_engine::rester::StayModel;
 use tablier_trictrac_engine::sim::AfterPlay;
 use tablier_trictrac_engine::{Objective, Search, State, TurnAnalysis, Weights};
 
-/// The analysis of `roll` thrown by `who` on `position` with `marker` before the roll.
+/// The levels' search at `plies`: the chance of winning the partie, staying corrected at 1
+/// ply ([`tablier_trictrac_engine::rester`]).
+fn levels(plies: u8) -> Search {
+    Search {
+        stay: (plies == 1).then(|| StayModel::shipped().clone()),
+        ..Search::for_partie(Weights::shipped(), plies)
+    }
+}
+
+/// The analysis of `roll` thrown by `who` on `position` with `marker` before the roll, by
+/// the levels' search.
 fn decide(position: &str, marker: Marker, who: Side, roll: &str, plies: u8) -> (TurnAnalysis, u32) {
     let board: Board = position.parse().unwrap();
     let mut s = State::from_position(board, marker, who);
     let (score, holes) = s.begin_roll(Roll::parse(roll).unwrap());
     assert!(!s.over);
-    let a = Search::for_partie(Weights::shipped(), plies).analyse(&s, &score, holes);
+    let a = levels(plies).analyse(&s, &score, holes);
     eprintln!(
         "{position} {roll}: holes won {holes}, go {:.3}, stay {:.3}",
         a.go.unwrap_or(f64::NAN),
@@ -48,7 +61,7 @@ fn decide_sortie(position: &str, marker: Marker, who: Side, roll: &str) -> (Turn
         panic!("a sortie")
     };
     assert!(!s.over);
-    let a = Search::for_partie(Weights::shipped(), 1).analyse_sortie(&s, &score);
+    let a = levels(1).analyse_sortie(&s, &score);
     eprintln!(
         "{position} {roll} (sortie): holes won {holes}, go {:.3}, stay {:.3}",
         a.go.unwrap_or(f64::NAN),
@@ -112,7 +125,7 @@ fn n159_stays_with_eight_de_reste_and_a_sure_conservation() {
     let m = marker((8, true), (0, false), [5, 3]);
     let s = State::from_position(board, m, Side::White);
     let score = s.score(Roll::new(2, 1));
-    let a = Search::new(Weights::shipped(), 1).analyse(&s, &score, 1);
+    let a = levels(1).analyse(&s, &score, 1);
     eprintln!("n159 stay: go {:?} stay {}", a.go, a.stay());
     assert!(!a.goes(), "go {:?} stay {}", a.go, a.stay());
 }
@@ -174,7 +187,8 @@ fn n163_sortie_three_two_engine_stays_and_says_why() {
     assert!(stay > go, "the engine stays: go {go} stay {stay}");
 }
 
-/// The value of staying less the value of going after `roll`, with `objective`, 1 ply.
+/// The value of staying less the value of going after `roll`, with `objective`, 1 ply, the
+/// staying corrected as the levels correct it.
 fn stay_minus_go(board: &str, m: Marker, roll: &str, objective: Objective) -> f64 {
     let b: Board = board.parse().unwrap();
     let mut s = State::from_position(b, m, Side::White);
@@ -182,7 +196,7 @@ fn stay_minus_go(board: &str, m: Marker, roll: &str, objective: Objective) -> f6
     assert_eq!(won, 1, "{roll} takes one hole");
     let search = Search {
         objective,
-        ..Search::new(Weights::shipped(), 1)
+        ..levels(1)
     };
     let a = search.analyse(&s, &score, won);
     a.stay() - a.go.unwrap()
@@ -194,30 +208,29 @@ fn stay_minus_go(board: &str, m: Marker, roll: &str, objective: Objective) -> f6
 /// his 6-3 takes one hole; Black, his points erased by the hole, lacks the 7th field of his
 /// grand jan (18) with two dames on 21 and 22 to fill it.
 ///
-/// The partie objective values each choice by the chance of winning the partie
-/// ([`tablier_trictrac_engine::partie`]). At 5 holes against 5 the engine goes (the tenue
-/// is worth a little less, by a percent of chance); at 2 or 3 against 11 it stays, as the
-/// book says: the tenue's further holes are all that can still win, and a loss by many holes
-/// costs no more than a loss by one. An engine maximising the expected hole margin
-/// ([`Objective::Margin`]) goes at every score, by the same margin of holes: it cannot follow
-/// the book here.
+/// The levels' objective, the chance of winning the partie
+/// ([`tablier_trictrac_engine::partie`]), goes here at every score, as the margin objective
+/// ([`Objective::Margin`]) does: the engine disagrees with the book. Its own play does not
+/// side with the book in chances: played out to the end of the partie with the same dice
+/// both ways (`go_or_stay_playout ... 8,0 3,11 6-3 300`, the margin engine playing), going
+/// won 26 parties of 300 and staying 25 — the same chance — though staying kept 0.5 hole
+/// more of margin. In holes the evaluation undervalues this tenue at every score: played
+/// out 16 and 40 throws (200 pairs), staying was worth 0.5 to 0.8 hole more than going at 3
+/// against 11 and at 5 against 5 alike, where the search counts it 0.3 hole less.
 #[test]
-fn n387_behind_by_far_risk_the_tenue() {
+fn n387_behind_by_far_the_engine_still_goes() {
     let board = "1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-21B1-22B1";
     let at = |holes: [u32; 2], o: Objective| {
         stay_minus_go(board, marker((8, false), (0, false), holes), "6-3", o)
     };
     let p = Objective::Partie;
-    let (behind, three, even) = (at([2, 11], p), at([3, 11], p), at([5, 5], p));
+    let chances = [[2, 11], [3, 11], [5, 5]].map(|h| at(h, p));
     eprintln!(
-        "n387 (first half) stay − go in 2·chance − 1: 2 v 11 {behind:.3}, 3 v 11 {three:.3}, \
-         5 v 5 {even:.3}"
+        "n387 (first half) stay − go in 2·chance − 1 at 2 v 11, 3 v 11, 5 v 5: {chances:.3?}"
     );
-    assert!(even < 0.0, "level: go ({even})");
-    assert!(
-        behind > 0.0 && three > 0.0,
-        "behind: stay ({behind}, {three})"
-    );
+    for d in chances {
+        assert!(d < 0.0, "the engine goes ({chances:?})");
+    }
     let margins = [[2, 11], [3, 11], [5, 5]].map(|h| at(h, Objective::Margin));
     eprintln!("n387 (first half) stay − go in holes of margin: {margins:.3?}");
     for d in margins {
@@ -230,10 +243,13 @@ fn n387_behind_by_far_risk_the_tenue() {
 /// coup qui, quoique improbable, peut ... changer un gain presque certain en une perte". The
 /// position of n°331 (fig. 36: White 8 points, Black 10 in bredouille), White's 5-3 takes one
 /// hole. Staying promises more holes (the margin objective stays, by half a hole); with the
-/// hole that brings White to 11 against 2 the engine goes: the tenue's extra holes are worth
-/// nothing to a partie nearly won, its risks are not. (At 5 against 5 the engine goes too,
-/// by less: the chance of the partie also weighs the throw that going gives at once; the
-/// figure is printed.)
+/// hole that brings White to 11 against 2 the chance of the partie prefers staying by much
+/// less than at 5 against 5 (the tenue's extra holes are worth little to a partie nearly
+/// won), but still stays: "il ne manque plus qu'une dame au plein", and Black, with 2 holes,
+/// needs ten more. Played out to the end with the same dice both ways (`go_or_stay_playout
+/// ... 8,10 10,2 5-3 300`), staying won 291 parties of 300 and going 274: here the book's
+/// counsel is a rule of thumb that this position does not bear out, and the engine keeps
+/// the tenue.
 #[test]
 fn n387_at_eleven_holes_circumspection() {
     let board =
@@ -250,11 +266,11 @@ fn n387_at_eleven_holes_circumspection() {
         "n387 (second half) stay − go: at 11 v 2 {ahead:.3} (chance), at 5 v 5 {even:.3} \
          (chance), at 11 v 2 {margin:.3} (holes of margin)"
     );
-    assert!(ahead < 0.0, "at 11 holes: go ({ahead})");
     assert!(
-        ahead < even,
-        "going matters more at 11 holes ({ahead} against {even})"
+        ahead < even / 2.0,
+        "at 11 holes the tenue matters less ({ahead} against {even})"
     );
+    assert!(ahead > 0.0, "it stays ({ahead})");
     assert!(margin > 0.0, "the margin objective stays ({margin})");
 }
 

@@ -194,10 +194,10 @@ pub struct HintArgs {
     /// A weights file of `tablier train trictrac` instead of the shipped weights.
     #[arg(long)]
     weights: Option<PathBuf>,
-    /// What decides: `margin` (the expected margin of holes, what the levels play for) or
-    /// `partie` (the chance of winning the partie in 12 holes). The chances are shown either
-    /// way.
-    #[arg(long, default_value = "margin")]
+    /// What decides: `partie` (the chance of winning the partie in 12 holes, what the levels
+    /// play for) or `margin` (the expected margin of holes). The chances are shown either
+    /// way. At 1 ply staying after a hole is corrected as the levels correct it.
+    #[arg(long, default_value = "partie")]
     objective: String,
     /// A marqué of a partie à écrire (n°220–226): the holes may pass 12, and when going
     /// would end the marqué (6 holes or more) the marqué's table decides, in jetons.
@@ -422,12 +422,21 @@ fn hint_report(args: &HintArgs) -> Result<HintReport> {
         "margin" => false,
         o => bail!("--objective: {o:?} is `partie` or `margin`"),
     };
-    let by_chance =
-        Search::for_partie(weights.clone(), args.plies).analyse(&state, &score, holes_won);
+    // As the levels search: the correction of staying at 1 ply.
+    let stay = (args.plies == 1).then(|| StayModel::shipped().clone());
+    let by_chance = Search {
+        stay: stay.clone(),
+        ..Search::for_partie(weights.clone(), args.plies)
+    }
+    .analyse(&state, &score, holes_won);
     let analysis = if partie {
         by_chance.clone()
     } else {
-        Search::new(weights, args.plies).analyse(&state, &score, holes_won)
+        Search {
+            stay,
+            ..Search::new(weights, args.plies)
+        }
+        .analyse(&state, &score, holes_won)
     };
     let chance = tablier_trictrac_engine::search::chance;
     let mut plays: Vec<HintPlay> = score
@@ -536,6 +545,14 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
             0.0,
             seed,
         )),
+        "partie-stay" => Box::new(SearchPlayer::new(
+            Search {
+                stay: Some(StayModel::shipped().clone()),
+                ..Search::for_partie(Weights::shipped(), 1)
+            },
+            0.0,
+            seed,
+        )),
         "closing-stay" => Box::new(stay(1)),
         "closing-stay2" => Box::new(stay(2)),
         "ecrire" => Box::new(EcrirePlayer::new(margin(1))),
@@ -566,7 +583,7 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
                     seed,
                 ))
             } else {
-                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, closing, closing2, closing-stay, closing-stay2, ecrire, ecrire2, ecrire-no-table, margin-stay, level:N, file:PATH, stay:PATH)")
+                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, closing, closing2, closing-stay, closing-stay2, ecrire, ecrire2, ecrire-no-table, margin-stay, partie-stay, level:N, file:PATH, stay:PATH)")
             }
         }
     })
@@ -766,9 +783,8 @@ mod tests {
         }
     }
 
-    /// The hint shows the chance of winning the partie with going and with each play; by the
-    /// partie objective the decision follows it: n°387's tenue (book_decisions.rs) kept at 2
-    /// holes against 11, left at 5 against 5.
+    /// The hint shows the chance of winning the partie with going and with each play, and
+    /// decides by it as the levels do (n°387's position, book_decisions.rs).
     #[test]
     fn hint_shows_the_chance_of_the_partie() {
         let behind = hint_report(&hint_args("2,11", "partie")).unwrap();
@@ -778,12 +794,19 @@ mod tests {
             .plays
             .iter()
             .all(|p| p.chance.is_some_and(|c| (0.0..=1.0).contains(&c))));
-        assert!(behind.plays[0].chance.unwrap() > go, "{}", behind.decision);
-        assert!(behind.decision.starts_with("stay"), "{}", behind.decision);
+        let stay_less_go = |r: &HintReport| r.plays[0].value - r.go_value.unwrap();
         let even = hint_report(&hint_args("5,5", "partie")).unwrap();
-        assert!(even.decision.starts_with("go"), "{}", even.decision);
-        // Deciding by the margin (the levels), the chances are still shown, and the decision
-        // is the margin's: go.
+        assert!(even.go_chance.unwrap() > go);
+        for r in [&behind, &even] {
+            assert_eq!(
+                r.decision.starts_with("go"),
+                stay_less_go(r) < 0.0,
+                "{}",
+                r.decision
+            );
+        }
+        // Deciding by the margin, the chances are still shown, and the decision is the
+        // margin's: go.
         let margin = hint_report(&hint_args("2,11", "margin")).unwrap();
         assert_eq!(margin.go_chance, behind.go_chance);
         assert!(margin.plays.iter().all(|p| p.chance.is_some()));

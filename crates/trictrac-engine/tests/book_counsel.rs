@@ -13,22 +13,24 @@
 //!   With every play searched to 2 plies it also prints how far the book's play is from the
 //!   engine's best, and whether the engine values it above the play the book rejects.
 //!
-//! When written: 7 of 16. The engine plays the book's first throws tout à bas (n°420, n°422),
-//! n°437's "du bois à bas", and both n°450 plays (it sees the conservation counts). It
-//! disagrees on n°425 (tout à bas rather than tout d'une against a petit jan), n°436 (two
-//! dames à bas, a play the book does not weigh, though it prefers the book's play to the
-//! case of the tenth flèche), n°429 and n°440 (it makes the case the book rejects, by less
-//! than 0.01 and 0.05 of 2·chance − 1), n°420's 4-4 (close) and n°457 (it puts a third dame
-//! on its coin: the passage of the coin in the jan de retour lies beyond 2 plies).
+//! When written: 7 of 16; 8 of 16 since the levels' chance counts the board beyond the
+//! score's own expectation (2026-11-27: n°429 agrees). The engine plays the book's first
+//! throws tout à bas (n°420, n°422), n°429's case, n°437's "du bois à bas", and both n°450
+//! plays (it sees the conservation counts). It disagrees on n°425 (tout à bas rather than
+//! tout d'une against a petit jan), n°436 (two dames à bas, a play the book does not weigh,
+//! though it prefers the book's play to the case of the tenth flèche), n°440 (it makes the
+//! case the book rejects, by 0.023 of 2·chance − 1), n°420's 4-4 (close) and n°457 (it puts
+//! a third dame on its coin: the passage of the coin in the jan de retour lies beyond 2
+//! plies).
 
 use serde_json::Value;
 use tablier_core::Side;
 use tablier_trictrac::{Board, EventKind, JanContext, Marker, PlaySet, Roll, RollScore};
 use tablier_trictrac_engine::{Search, State, Weights};
 
-/// The agreement measured when the cases were written (7 of 16, shipped weights), less a
-/// margin of 2.
-const AGREEMENT_FLOOR: usize = 5;
+/// The agreement measured when the cases were written (7 of 16, shipped weights; 8 since
+/// 2026-11-27), less a margin of 2.
+const AGREEMENT_FLOOR: usize = 6;
 
 fn cases() -> Vec<Value> {
     let path = format!("{}/tests/data/counsel.json", env!("CARGO_MANIFEST_DIR"));

@@ -30,7 +30,7 @@
 //! Its features are those of the whole board: at n°387's position (a grand jan held, 3
 //! holes against 11) it goes more than the search already does, where play-outs of 16 and
 //! 40 throws (200 pairs) kept the tenue better by 0.5 to 0.8 hole (to the end of the
-//! partie, 300 pairs, both choices won the same number of parties: 26 going, 25 staying).
+//! partie, 1,000 pairs, going won more parties: 105 against 87).
 //!
 //! # Example
 //! ```

@@ -368,14 +368,19 @@ mod tests {
         }
     }
 
+    /// The go decisions of one self-play partie of `search` with the dice of `seed`.
+    fn self_play_decisions(search: &Search, seed: u64) -> Vec<GoDecision> {
+        let mut w = SearchPlayer::new(search.clone(), 0.0, 1);
+        let mut b = SearchPlayer::new(search.clone(), 0.0, 2);
+        decisions_of_partie(&mut w, &mut b, &mut partie_dice(seed, 0))
+    }
+
     /// Under the partie objective the correction's holes become chance: going moves the same
     /// way as under the margin, never the other.
     #[test]
     fn the_partie_objective_turns_the_holes_into_chance() {
         let plain = Search::new(Weights::shipped(), 1);
-        let mut w = SearchPlayer::new(plain.clone(), 0.0, 1);
-        let mut b = SearchPlayer::new(plain.clone(), 0.0, 2);
-        let ds = decisions_of_partie(&mut w, &mut b, &mut partie_dice(4, 0));
+        let ds = self_play_decisions(&plain, 4);
         let with = |s: &Search| Search {
             stay: Some(StayModel::shipped().clone()),
             ..s.clone()
@@ -400,9 +405,7 @@ mod tests {
     #[test]
     fn decisions_are_holes_won_and_play_outs_are_values() {
         let search = Search::new(Weights::shipped(), 1);
-        let mut w = SearchPlayer::new(search.clone(), 0.0, 1);
-        let mut b = SearchPlayer::new(search.clone(), 0.0, 2);
-        let ds = decisions_of_partie(&mut w, &mut b, &mut partie_dice(3, 0));
+        let ds = self_play_decisions(&search, 3);
         assert!(!ds.is_empty());
         for d in &ds {
             let (t, _, holes) = d.begin();

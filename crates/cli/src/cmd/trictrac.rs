@@ -517,6 +517,14 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
     let partie =
         |plies| SearchPlayer::new(Search::for_partie(Weights::shipped(), plies), 0.0, seed);
     let closing = |plies| SearchPlayer::new(Search::closing(Weights::shipped(), plies), 0.0, seed);
+    // The search with the shipped correction of staying (the levels' at 1 ply).
+    let corrected = |search: Search| {
+        let search = Search {
+            stay: Some(StayModel::shipped().clone()),
+            ..search
+        };
+        SearchPlayer::new(search, 0.0, seed)
+    };
     let stay = |plies| {
         let search = Search {
             objective: Objective::ClosingStay,
@@ -537,22 +545,8 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
         "partie2" => Box::new(partie(2)),
         "closing" => Box::new(closing(1)),
         "closing2" => Box::new(closing(2)),
-        "margin-stay" => Box::new(SearchPlayer::new(
-            Search {
-                stay: Some(StayModel::shipped().clone()),
-                ..Search::new(Weights::shipped(), 1)
-            },
-            0.0,
-            seed,
-        )),
-        "partie-stay" => Box::new(SearchPlayer::new(
-            Search {
-                stay: Some(StayModel::shipped().clone()),
-                ..Search::for_partie(Weights::shipped(), 1)
-            },
-            0.0,
-            seed,
-        )),
+        "margin-stay" => Box::new(corrected(Search::new(Weights::shipped(), 1))),
+        "partie-stay" => Box::new(corrected(Search::for_partie(Weights::shipped(), 1))),
         "closing-stay" => Box::new(stay(1)),
         "closing-stay2" => Box::new(stay(2)),
         "ecrire" => Box::new(EcrirePlayer::new(margin(1))),

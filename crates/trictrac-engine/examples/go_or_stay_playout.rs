@@ -1,6 +1,7 @@
 //! Plays one go-or-stay decision out to the end of the partie, both ways, with the same
-//! dice for each pair, the 1-ply margin engine deciding for both players; prints the
-//! parties White won and his mean hole margin after each choice, with progress.
+//! dice for each pair, the 1-ply margin engine (or the levels' 1-ply search, without the
+//! play-outs of [`tablier_trictrac_engine::tenue`]) deciding for both players; prints the
+//! parties the decider won and his mean hole margin after each choice, with progress.
 //!
 //! ```sh
 //! # n°387, first half: White 8 points, Black none, 3 holes against 11; White's 6-3 wins a hole.
@@ -12,17 +13,24 @@
 //! cargo run --release -p tablier-trictrac-engine --example go_or_stay_playout -- \
 //!   1W2-2W1-3W2-6W1-7W1-8W2-10W2-11W2-12W2-13B2-15B3-17B3-18B1-19B1-20B1-21B1-22B1-23B1-24B1 \
 //!   8,10 10,2 5-3 300
+//! # n°387's gamble (tests/book_decisions.rs): Black's 2-1 at 2 holes against 11, the
+//! # levels' search playing on (300 pairs: going won 23 parties, staying 38).
+//! cargo run --release -p tablier-trictrac-engine --example go_or_stay_playout -- \
+//!   4W1-5W1-6W1-7W2-8W2-9W2-10W2-11W2-12W2-13B2-14B2-15B2-16B2-17B2-18B2-20B1-21B1-24B1 \
+//!   10,8 11,2 2-1 300 black levels
 //! ```
 //!
-//! Arguments: White's position, the points (White's, Black's; neither in bredouille is
-//! assumed for White, Black's in bredouille when he has points and White none), the holes,
-//! White's roll (it must win a hole), and the number of pairs.
+//! Arguments: the position, the points (White's, Black's; White's never in bredouille,
+//! Black's in bredouille when he has points and White none), the holes (White's, Black's),
+//! the decider's roll (it must win a hole), the number of pairs; then optionally the decider
+//! (`white`, the default, or `black`) and who plays (`margin`, the default, or `levels`).
 
-use tablier_core::{Dice, Side};
+use tablier_core::Side;
 use tablier_trictrac::{Board, Marker, Roll};
-use tablier_trictrac_engine::sim::{finish_play, turn};
+use tablier_trictrac_engine::rester::StayModel;
+use tablier_trictrac_engine::sim::{go_or_stay, play_to_end};
 use tablier_trictrac_engine::train::partie_dice;
-use tablier_trictrac_engine::{Policy, Search, SearchPlayer, State, Weights};
+use tablier_trictrac_engine::{Search, SearchPlayer, State, Weights};
 
 fn pair(text: &str, what: &str) -> Result<(u32, u32), String> {
     let (a, b) = text
@@ -37,8 +45,26 @@ fn pair(text: &str, what: &str) -> Result<(u32, u32), String> {
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [board, points, holes, roll, pairs] = &args[..] else {
-        return Err("usage: POSITION POINTS(w,b) HOLES(w,b) ROLL PAIRS".into());
+    let (Some([board, points, holes, roll, pairs]), rest) =
+        (args.get(..5), args.get(5..).unwrap_or_default())
+    else {
+        return Err(
+            "usage: POSITION POINTS(w,b) HOLES(w,b) ROLL PAIRS [white|black] [margin|levels]"
+                .into(),
+        );
+    };
+    let me = match rest.first().map(String::as_str) {
+        None | Some("white") => Side::White,
+        Some("black") => Side::Black,
+        Some(o) => return Err(format!("decider: {o:?} is white or black")),
+    };
+    let search = match rest.get(1).map(String::as_str) {
+        None | Some("margin") => Search::new(Weights::shipped(), 1),
+        Some("levels") => Search {
+            stay: Some(StayModel::shipped().clone()),
+            ..Search::for_partie(Weights::shipped(), 1)
+        },
+        Some(o) => return Err(format!("players: {o:?} is margin or levels")),
     };
     let board: Board = board
         .parse()
@@ -51,39 +77,33 @@ fn main() -> Result<(), String> {
         .map_err(|_| format!("pairs: {pairs:?} is not a number"))?;
     let mut marker = Marker::with_points((wp, false), (bp, bp > 0 && wp == 0));
     marker.holes = [hw, hb];
-    let start = State::from_position(board, marker, Side::White);
+    let start = State::from_position(board, marker, me);
     let mut probe = start;
     if probe.begin_roll(roll).1 == 0 || probe.over {
         return Err("the roll must win a hole without ending the partie".into());
     }
-    let search = Search::new(Weights::shipped(), 1);
     let (mut wins, mut margin) = ([0u64; 2], [0f64; 2]);
     for k in 0..pairs {
         for (b, going) in [(0, true), (1, false)] {
-            let mut s = start;
-            let (score, _) = s.begin_roll(roll);
+            let mut t = start;
+            let (score, _) = t.begin_roll(roll);
             let mut white = SearchPlayer::new(search.clone(), 0.0, 1);
             let mut black = SearchPlayer::new(search.clone(), 0.0, 2);
-            let mut pending = if going {
-                s.go();
-                None
+            let decider = if me == Side::White {
+                &mut white
             } else {
-                let i = white
-                    .choose_play(&s, &score)
-                    .min(score.plays.legal.len() - 1);
-                let end = score.plays.legal[i].end;
-                finish_play(&mut s, &score, &end, &mut white)
+                &mut black
             };
-            let mut dice = partie_dice(387, k);
-            while !s.over {
-                let r = pending.take().unwrap_or_else(|| {
-                    let (x, y) = dice.roll_pair();
-                    Roll::new(x, y)
-                });
-                pending = turn(&mut s, r, &mut white, &mut black);
-            }
-            wins[b] += u64::from(s.marker.holes(Side::White) >= 12);
-            margin[b] += s.hole_margin(Side::White);
+            let (mut s, pending) = go_or_stay(&t, &score, going, decider);
+            play_to_end(
+                &mut s,
+                pending,
+                &mut partie_dice(387, k),
+                &mut white,
+                &mut black,
+            );
+            wins[b] += u64::from(s.marker.holes(me) >= 12);
+            margin[b] += s.hole_margin(me);
         }
         if (k + 1) % 10 == 0 {
             eprint!("\r{} of {pairs} pairs", k + 1);
@@ -92,7 +112,7 @@ fn main() -> Result<(), String> {
     let n = pairs.max(1) as f64;
     eprintln!();
     println!(
-        "{pairs} pairs: going, White won {} parties, margin {:.3}; staying, {} parties, margin {:.3}",
+        "{pairs} pairs: going, {me:?} won {} parties, margin {:.3}; staying, {} parties, margin {:.3}",
         wins[0],
         margin[0] / n,
         wins[1],

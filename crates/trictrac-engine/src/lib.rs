@@ -39,6 +39,8 @@
 //!   it whenever going would end the marqué ([`choose_action`], [`ecrire_goes`]).
 //! * [`rester`]: a correction of staying after a hole, fitted on the engine's own go
 //!   decisions played out both ways; the 1-ply levels stay or go with it.
+//! * [`tenue`]: near the end of a partie in 12 holes, staying valued by playing the tenue
+//!   out (the book's n°387: hazard a tenue far behind, circumspection at 11 holes).
 //! * [`chances`]: what each of the 21 rolls gives (fills, conservations, hits à vrai and à
 //!   faux, points), and the book's arithmetic of numbers (tables C–F).
 //! * [`train`]: self-play and ridge regression on the holes actually taken.
@@ -57,6 +59,7 @@ pub mod rester;
 pub mod search;
 pub mod selfplay;
 pub mod sim;
+pub mod tenue;
 pub mod train;
 
 pub use eval::Weights;
@@ -79,7 +82,9 @@ use tablier_trictrac::{Action, Phase, Trictrac};
 /// * 3: 2-ply with pruning (the best three plays searched against the 21 answers).
 ///
 /// At 1 ply, staying after a hole gets the correction learnt by playing decisions out
-/// ([`rester`]), its holes turned into chance where the partie stands. Level 2 against the
+/// ([`rester`]), its holes turned into chance where the partie stands. Near the end (a
+/// player at 10 holes) levels 2 and 3 play the tenue out instead ([`tenue`], n°387): a
+/// second or a few for such a decision. Level 2 against the
 /// 1-ply margin search without the correction (`tablier trictrac duel --a level:2 --b
 /// margin --parties 1000 --seed S --threads 2`, the same dice both seatings, seeds 2026–2028)
 /// won 508, 516 and 526 parties of 1,000: **1,550 of 3,000, 51.7% ± 1.4%, +0.22 ± 0.18
@@ -142,10 +147,13 @@ fn level_player(level: u8, seed: u64, objective: Objective) -> Result<SearchPlay
     };
     // The correction of staying was learnt on 1-ply values and measured at 1 ply.
     let stay = (plies == 1).then(|| rester::StayModel::shipped().clone());
+    // Near the end of the partie the strong levels play the tenue out (n°387).
+    let tenue = (level >= 2).then_some(tenue::TenuePlayouts::LEVELS);
     Ok(SearchPlayer::new(
         Search {
             objective,
             stay,
+            tenue,
             ..Search::new(Weights::shipped(), plies)
         },
         noise,

@@ -50,8 +50,9 @@
 //! deciding by the chance of the partie. Without the correction, 498 against 502 (49.8% ±
 //! 0.6%); the first model (the whole `M` added) won 479 (47.9% ± 1.7%). The levels play for
 //! this chance ([`crate::MAX_LEVEL`]): against the margin without the correction, 1,550
-//! parties of 3,000 (51.7% ± 1.4%). At n°387's positions it leans towards the book, but
-//! the evaluation's own errors there decide (tests/book_decisions.rs).
+//! parties of 3,000 (51.7% ± 1.4%). The model sees the holes a board promises on average,
+//! not their spread; near the end, where the spread decides (n°387), the levels play the
+//! tenue out ([`crate::tenue`]).
 //!
 //! # Example
 //! ```

@@ -48,7 +48,7 @@ use tablier_trictrac::{Roll, RollScore};
 
 use crate::eval::{features, BASE_FEATURES, BASE_FEATURE_NAMES};
 use crate::search::Search;
-use crate::sim::{finish_play, turn, Policy, State, MAX_THROWS};
+use crate::sim::{go_or_stay, turn, Policy, State, MAX_THROWS};
 use crate::SearchPlayer;
 
 /// Inputs of the correction: the base features, then the search's own stay − go.
@@ -264,15 +264,7 @@ pub fn play_out<D: Dice>(
     for k in 0..pairs {
         for going in [true, false] {
             let mut p = SearchPlayer::new(search.clone(), 0.0, 0);
-            let mut s = t;
-            let mut pending = if going {
-                s.go();
-                None
-            } else {
-                let i = p.choose_play(&s, &score).min(score.plays.legal.len() - 1);
-                let end = score.plays.legal[i].end;
-                finish_play(&mut s, &score, &end, &mut p)
-            };
+            let (mut s, mut pending) = go_or_stay(&t, &score, going, &mut p);
             let mut dice = dice(k);
             let mut q = p.clone();
             for _ in 0..horizon {

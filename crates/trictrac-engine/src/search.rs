@@ -6,6 +6,7 @@ use crate::eval::Weights;
 use crate::partie::{PartieModel, Score};
 use crate::rester::StayModel;
 use crate::sim::{AfterPlay, Policy, State, PARTIE_HOLES};
+use crate::tenue::TenuePlayouts;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tablier_core::Side;
@@ -63,6 +64,10 @@ pub struct Search {
     /// out ([`crate::rester`]); applied under [`Objective::Margin`] and
     /// [`Objective::Partie`] (`None`: the search's values as they are).
     pub stay: Option<StayModel>,
+    /// Near the end of the partie, staying valued by playing the tenue out
+    /// ([`crate::tenue`]); applied under [`Objective::Partie`] after a hole won by a throw
+    /// (`None`: the search's values as they are).
+    pub tenue: Option<TenuePlayouts>,
 }
 
 /// The distinct end positions of a roll's legal plays, and for each legal play the index of
@@ -143,6 +148,7 @@ impl Search {
             keep: 3,
             replies: 4,
             stay: None,
+            tenue: None,
         }
     }
 
@@ -354,7 +360,7 @@ impl Search {
         }
     }
 
-    fn analyse_at(
+    pub(crate) fn analyse_at(
         &self,
         t: &State,
         score: &RollScore,
@@ -455,6 +461,19 @@ impl Search {
             let a = r.analyse(t, score, holes);
             return self.keep_tenue(t, a, |p| p.analyse(t, score, holes));
         }
+        let mut a = self.searched(t, score, holes);
+        if holes > 0 && self.objective == Objective::Partie {
+            let played = self.tenue.filter(|p| p.applies(t));
+            if let Some((stay, go)) = played.and_then(|p| p.values(self, t, score)) {
+                // Going keeps its place against the plays by the play-outs' difference.
+                a.go = Some(a.stay() + (go - stay));
+            }
+        }
+        a
+    }
+
+    /// [`Search::analyse`] by the search alone (no play-outs of the tenue).
+    fn searched(&self, t: &State, score: &RollScore, holes: u32) -> TurnAnalysis {
         let mut a = self.analyse_at(t, score, holes, 0, false);
         if self.plies < 2 || t.over {
             return a;

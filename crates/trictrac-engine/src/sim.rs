@@ -295,3 +295,43 @@ pub fn finish_play(
         }
     }
 }
+
+/// After a throw of the roller of `t` that won a hole (its gains from `score` marked on `t`):
+/// the state when he goes (`going`), or when he stays and plays the play `p` chooses; with
+/// the roll to score at once, if any (a stay after a sortie).
+pub fn go_or_stay(
+    t: &State,
+    score: &RollScore,
+    going: bool,
+    p: &mut dyn Policy,
+) -> (State, Option<Roll>) {
+    let mut s = *t;
+    if going {
+        s.go();
+        return (s, None);
+    }
+    let i = p.choose_play(&s, score).min(score.plays.legal.len() - 1);
+    let end = score.plays.legal[i].end;
+    let pending = finish_play(&mut s, score, &end, p);
+    (s, pending)
+}
+
+/// Plays on from `s` (`pending`: a roll to score first) with `white` and `black` deciding
+/// and `dice` throwing, until the partie ends or [`MAX_THROWS`] throws.
+pub fn play_to_end(
+    s: &mut State,
+    mut pending: Option<Roll>,
+    dice: &mut impl Dice,
+    white: &mut dyn Policy,
+    black: &mut dyn Policy,
+) {
+    let mut throws = 0;
+    while !s.over && throws < MAX_THROWS {
+        let roll = pending.take().unwrap_or_else(|| {
+            let (a, b) = dice.roll_pair();
+            Roll::new(a, b)
+        });
+        pending = turn(s, roll, white, black);
+        throws += 1;
+    }
+}

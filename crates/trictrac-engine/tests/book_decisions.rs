@@ -9,14 +9,16 @@
 //! ([`tablier_trictrac_engine::ecrire`]), tested at the end of this file. n°391 gives no
 //! position. n°390 (stay though giving 2 holes when the
 //! position repays it) is the case of n°331 below. n°387 (the partie in 12 holes) is tested
-//! below: the engine disagrees with both halves; played out to the end, its own play wins
-//! as many parties or more by going in the first, and more by keeping the tenue in the
-//! second. n°392 gives no position.
+//! below in two positions of the engine's self-play where the score turns the decision: far
+//! behind the levels hazard a tenue they leave at an even score, at 11 holes they leave one
+//! they keep at an even score, as the book counsels; both confirmed by playing the partie to
+//! its end both ways. n°392 gives no position.
 
 use tablier_core::Side;
 use tablier_trictrac::{Board, Marker, Roll};
 use tablier_trictrac_engine::rester::StayModel;
 use tablier_trictrac_engine::sim::AfterPlay;
+use tablier_trictrac_engine::tenue::TenuePlayouts;
 use tablier_trictrac_engine::{Objective, Search, State, TurnAnalysis, Weights};
 
 /// The levels' search at `plies`: the chance of winning the partie, staying corrected at 1
@@ -24,6 +26,7 @@ use tablier_trictrac_engine::{Objective, Search, State, TurnAnalysis, Weights};
 fn levels(plies: u8) -> Search {
     Search {
         stay: (plies == 1).then(|| StayModel::shipped().clone()),
+        tenue: Some(TenuePlayouts::LEVELS),
         ..Search::for_partie(Weights::shipped(), plies)
     }
 }
@@ -202,76 +205,127 @@ fn stay_minus_go(board: &str, m: Marker, roll: &str, objective: Objective) -> f6
     a.stay() - a.go.unwrap()
 }
 
+/// The analysis of Black's 2-1 in n°387's gamble (below) with `holes` (White's, Black's)
+/// before the throw.
+fn gamble(holes: [u32; 2], search: &Search) -> TurnAnalysis {
+    let board: Board =
+        "4W1-5W1-6W1-7W2-8W2-9W2-10W2-11W2-12W2-13B2-14B2-15B2-16B2-17B2-18B2-20B1-21B1-24B1"
+            .parse()
+            .unwrap();
+    let mut s = State::from_position(board, marker((10, false), (8, false), holes), Side::Black);
+    let (score, won) = s.begin_roll(Roll::new(2, 1));
+    assert_eq!(won, 1, "2-1 by holding: 4 points, a hole");
+    search.analyse(&s, &score, won)
+}
+
 /// n°387, "partie en douze trous", first half: "si l'adversaire en a 11 et si l'on a 2 ou 3
 /// trous, on doit hasarder une tenue qui présente des dangers, si elle offre en même temps un
-/// certain nombre de chances". White holds his grand jan (8 points, not in bredouille) and
-/// his 6-3 takes one hole; Black, his points erased by the hole, lacks the 7th field of his
-/// grand jan (18) with two dames on 21 and 22 to fill it.
+/// certain nombre de chances qui peuvent faire espérer le gain de la partie", a tenue "qui,
+/// dans tout autre cas, serait jugée téméraire". A tenue that is a gamble (a position of the
+/// engine's self-play): both players hold their grand jan, each with three dames left to
+/// play without breaking (White on 4, 5, 6; Black on 20, 21, 24); Black, with 8 points,
+/// throws 2-1 and holds: 4 points, a hole; White had 10.
 ///
-/// The levels' objective, the chance of winning the partie
-/// ([`tablier_trictrac_engine::partie`]), goes here at every score, as the margin objective
-/// ([`Objective::Margin`]) does: the engine disagrees with the book. Its own play does not
-/// side with the book in chances: played out to the end of the partie with the same dice
-/// both ways (`go_or_stay_playout ... 8,0 3,11 6-3 1000`, the margin engine playing), going
-/// won 105 parties of 1,000 and staying 87 (at 2 against 11, 600 pairs: 51 and 45), though
-/// staying kept 0.2 to 0.3 hole more of margin. In holes the evaluation undervalues this tenue at every score: played
-/// out 16 and 40 throws (200 pairs), staying was worth 0.5 to 0.8 hole more than going at 3
-/// against 11 and at 5 against 5 alike, where the search counts it 0.3 hole less.
+/// At 5 holes each the levels go (staying is worth 0.38 hole of margin less). With 1 or 2
+/// holes against White's 11 they stay: the chance model alone would still go (it sees the
+/// tenue's average holes, not their spread), but near the end the levels play the tenue
+/// out ([`tablier_trictrac_engine::tenue`]), and there the losses beyond one hole cost
+/// nothing more while a run of holes is the only road to the partie. Played out to the
+/// end with the same dice both ways, the levels' 1-ply search deciding afterwards
+/// (`n387_scan` exploration, 300 pairs at 2 against 11), staying won 37 parties and going
+/// 23: the book's counsel, and the engine's.
 #[test]
-fn n387_behind_by_far_the_engine_still_goes() {
-    let board = "1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-21B1-22B1";
-    let at = |holes: [u32; 2], o: Objective| {
-        stay_minus_go(board, marker((8, false), (0, false), holes), "6-3", o)
+fn n387_far_behind_the_levels_hazard_the_tenue() {
+    let stay_minus_go = |a: TurnAnalysis| a.stay() - a.go.unwrap();
+    let even = stay_minus_go(gamble([5, 5], &levels(1)));
+    let margin = Search {
+        objective: Objective::Margin,
+        ..levels(1)
     };
-    let p = Objective::Partie;
-    let chances = [[2, 11], [3, 11], [5, 5]].map(|h| at(h, p));
+    let even_margin = stay_minus_go(gamble([5, 5], &margin));
+    let behind = [[11, 2], [11, 1]].map(|h| stay_minus_go(gamble(h, &levels(1))));
+    let unplayed = Search {
+        tenue: None,
+        ..levels(1)
+    };
+    let model_only = stay_minus_go(gamble([11, 2], &unplayed));
     eprintln!(
-        "n387 (first half) stay − go in 2·chance − 1 at 2 v 11, 3 v 11, 5 v 5: {chances:.3?}"
+        "n387 gamble, stay − go: at 5 v 5 {even:.3} (2·chance − 1), {even_margin:.3} (holes); \
+         Black at 2 and 1 against 11, the tenue played out: {behind:.3?}; at 2 against 11 \
+         without the play-outs {model_only:.3}"
     );
-    for d in chances {
-        assert!(d < 0.0, "the engine goes ({chances:?})");
+    assert!(
+        even < 0.0 && even_margin < 0.0,
+        "at an even score the levels go"
+    );
+    for d in behind {
+        assert!(d > 0.05, "far behind they hazard the tenue ({behind:?})");
     }
-    let margins = [[2, 11], [3, 11], [5, 5]].map(|h| at(h, Objective::Margin));
-    eprintln!("n387 (first half) stay − go in holes of margin: {margins:.3?}");
-    for d in margins {
-        assert!(d < 0.0 && (d - margins[2]).abs() < 0.05, "{margins:?}");
-    }
+    assert!(model_only < 0.0, "the model alone goes ({model_only})");
 }
 
 /// n°387, second half: "si, au contraire, on a 11 trous, on doit mettre dans la tenue la
 /// plus grande circonspection; on ne doit pas exposer un si grand avantage aux hasards d'un
-/// coup qui, quoique improbable, peut ... changer un gain presque certain en une perte". The
-/// position of n°331 (fig. 36: White 8 points, Black 10 in bredouille), White's 5-3 takes one
-/// hole. Staying promises more holes (the margin objective stays, by half a hole); with the
-/// hole that brings White to 11 against 2 the chance of the partie prefers staying by much
-/// less than at 5 against 5 (the tenue's extra holes are worth little to a partie nearly
-/// won), but still stays: "il ne manque plus qu'une dame au plein", and Black, with 2 holes,
-/// needs ten more. Played out to the end with the same dice both ways (`go_or_stay_playout
-/// ... 8,10 10,2 5-3 300`), staying won 291 parties of 300 and going 274: here the book's
-/// counsel is a rule of thumb that this position does not bear out, and the engine keeps
-/// the tenue.
+/// coup qui, quoique improbable, peut, dans un instant, changer un gain presque certain en
+/// une perte indubitable". A position of the engine's self-play: White (8 points; Black 8)
+/// throws 5-5, a hole; no plein on either side, White's dames spread with four on his
+/// talon. At 5 holes each level 2 keeps the tenue (by half a hole of margin, by a little in
+/// chance); at 10 or 9 holes against 2, the hole bringing him to 11 or 10, it goes: played
+/// out, the tenue's dangers outweigh the holes it promises. Played out to the end with the
+/// same dice both ways (`go_or_stay_playout ... 8,8 10,2 5-5 300 white levels`), going won
+/// 279 parties of 300 and staying 257: circumspection, as the book says.
+///
+/// Level 3 (2 plies) already goes at 5 against 5 here.
 #[test]
 fn n387_at_eleven_holes_circumspection() {
-    let board =
-        "1W2-2W1-3W2-6W1-7W1-8W2-10W2-11W2-12W2-13B2-15B3-17B3-18B1-19B1-20B1-21B1-22B1-23B1-24B1";
-    let at = |holes: [u32; 2], o: Objective| {
-        stay_minus_go(board, marker((8, false), (10, true), holes), "5-3", o)
+    let at = |holes: [u32; 2], search: &Search| {
+        let board: Board = "1W4-2W1-3W1-5W1-6W1-7W2-8W3-12W2-13B2-14B2-16B2-18B2-22B1-23B2-24B4"
+            .parse()
+            .unwrap();
+        let mut s = State::from_position(board, marker((8, false), (8, false), holes), Side::White);
+        let (score, won) = s.begin_roll(Roll::new(5, 5));
+        assert_eq!(won, 1);
+        let a = search.analyse(&s, &score, won);
+        a.stay() - a.go.unwrap()
     };
-    let (ahead, even) = (
-        at([10, 2], Objective::Partie),
-        at([5, 5], Objective::Partie),
-    );
-    let margin = at([10, 2], Objective::Margin);
+    let margin = Search {
+        objective: Objective::Margin,
+        ..levels(1)
+    };
+    let (even, even_margin) = (at([5, 5], &levels(1)), at([5, 5], &margin));
+    let ahead = [[10, 2], [9, 2]].map(|h| at(h, &levels(1)));
     eprintln!(
-        "n387 (second half) stay − go: at 11 v 2 {ahead:.3} (chance), at 5 v 5 {even:.3} \
-         (chance), at 11 v 2 {margin:.3} (holes of margin)"
+        "n387 (second half) stay − go: at 5 v 5 {even:.3} (2·chance − 1), {even_margin:.3} \
+         (holes); at 10 and 9 against 2, the tenue played out: {ahead:.3?}"
     );
     assert!(
-        ahead < even / 2.0,
-        "at 11 holes the tenue matters less ({ahead} against {even})"
+        even > 0.0 && even_margin > 0.0,
+        "at an even score level 2 stays"
     );
+    for d in ahead {
+        assert!(d < 0.0, "ahead it goes ({ahead:?})");
+    }
+}
+
+/// Fig. 36 (n°331's position, White 8 points, Black 10 in bredouille), White's 5-3 takes a
+/// hole that brings him to 11 against 2: a tenue the book's circumspection would leave, but
+/// "il ne manque plus qu'une dame au plein" and Black, with 2 holes, needs ten more. The
+/// levels keep it, played out as near the end they are; played out to the end with the same
+/// dice both ways (`go_or_stay_playout ... 8,10 10,2 5-3 300`, the margin engine playing),
+/// staying won 291 parties of 300 and going 274: here the book's counsel is a rule of thumb
+/// that the position does not bear out.
+#[test]
+fn fig36_at_eleven_holes_the_tenue_is_kept() {
+    let board =
+        "1W2-2W1-3W2-6W1-7W1-8W2-10W2-11W2-12W2-13B2-15B3-17B3-18B1-19B1-20B1-21B1-22B1-23B1-24B1";
+    let ahead = stay_minus_go(
+        board,
+        marker((8, false), (10, true), [10, 2]),
+        "5-3",
+        Objective::Partie,
+    );
+    eprintln!("fig. 36 at 11 v 2, stay − go: {ahead:.3}");
     assert!(ahead > 0.0, "it stays ({ahead})");
-    assert!(margin > 0.0, "the margin objective stays ({margin})");
 }
 
 /// n°331's tenue is kept at 2 holes against 2 (test above), but with Black at 11 the two

@@ -13,6 +13,7 @@ use tablier_trictrac::{Board, JanContext, Marker, Roll, RollScore};
 use tablier_trictrac_engine::duel::{mean_se, play_ecrire_pair, play_marque_pair, play_pair};
 use tablier_trictrac_engine::ecrire::{end_value, EcrirePlayer, MarqueTable};
 use tablier_trictrac_engine::rester::StayModel;
+use tablier_trictrac_engine::tenue::TenuePlayouts;
 use tablier_trictrac_engine::{
     player, Greedy, Objective, Policy, Search, SearchPlayer, State, Weights,
 };
@@ -422,10 +423,12 @@ fn hint_report(args: &HintArgs) -> Result<HintReport> {
         "margin" => false,
         o => bail!("--objective: {o:?} is `partie` or `margin`"),
     };
-    // As the levels search: the correction of staying at 1 ply.
+    // As the levels search: the correction of staying at 1 ply, the tenue played out near
+    // the end of the partie.
     let stay = (args.plies == 1).then(|| StayModel::shipped().clone());
     let by_chance = Search {
         stay: stay.clone(),
+        tenue: Some(TenuePlayouts::LEVELS),
         ..Search::for_partie(weights.clone(), args.plies)
     }
     .analyse(&state, &score, holes_won);

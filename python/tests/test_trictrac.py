@@ -132,7 +132,8 @@ def test_engine_in_a_partie_a_ecrire_values_going_in_jetons():
     # White's 2-1 conserves his grand jan for 4 points: a hole, 6 against 9. Going ends the
     # marqué and loses it (9 + 2 - 6 = 5 jetons); staying, the pavillon his hole gave him
     # (nobody held it) would pass to Black at Black's next hole. The engine values both in
-    # jetons and takes the better.
+    # jetons and takes the better, with half the postillons at stake counted each way: in a
+    # partie of two marqués, losing both costs a postillon of 28 jetons (n°227).
     p = Partie(
         marques=2,
         position="1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-18B2",
@@ -143,6 +144,6 @@ def test_engine_in_a_partie_a_ecrire_values_going_in_jetons():
     assert p.holes == (6, 9) and p.phase == "decide"
     a = Engine(level=2).analyse(p)
     values = dict(a.candidates)
-    assert a.unit == "jetons" and values["go"] == -5.0
+    assert a.unit == "jetons" and values["go"] == -5.0 - 14.0
     assert a.best == max(values, key=values.get)
     assert Engine(level=3).best_move(p) == a.best

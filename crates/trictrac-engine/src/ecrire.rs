@@ -14,6 +14,19 @@
 //! score's value with average throws (the book's n°385: "rester toutes les fois qu'il y a
 //! plus à gagner qu'à perdre").
 //!
+//! # The postillons
+//! A marqué is part of a partie of `2N` marqués, and every marqué a player loses beyond `N`
+//! costs him a postillon, 28 jetons for the first and 8 for each further one (n°227). So
+//! winning the marqué in play is worth more than its value: the postillons the rest of the
+//! partie will cost each player change with it. [`postillon_stake`] is that difference in
+//! the expected postillons (the later marqués taken as even), and the table counts half of
+//! it to the winner and half against the loser of the marqué ([`MarqueContext`],
+//! [`MarqueTable::shipped`]): with four marqués and one lost by each, winning the third is
+//! worth 28 jetons of postillons more than losing it, and a player ahead on the marker goes
+//! sooner to bank it. Not counted: the queue (n°229), a stake agreed to the final winner,
+//! which would make the value of each end depend on the whole running settlement; the
+//! rounding of jetons to fiches (n°230); the board (as for the marqué's own value).
+//!
 //! # How good it is
 //! Single marqués with the same dice both seatings (`tablier trictrac duel --ecrire`, 1 ply):
 //! against the engine before (the margin deciding, the search blind past 11 holes) +3.21 ±
@@ -22,7 +35,12 @@
 //! per marqué over 2,480: it does not see the board. Over whole parties of 4 marqués
 //! ([`play_partie`], `--marques 4`), settled with the postillons that marqués lost beyond
 //! half cost (n°227), the table gains +4.01 ± 2.51 jetons per partie (300 parties, seed
-//! 2026): more marqués won outweigh the jetons, though not yet significantly.
+//! 2026): more marqués won outweigh the jetons, though not yet significantly. Counting the
+//! postillons at stake (`ecrire` against `ecrire-no-postillons`, 1,000 parties of 4 marqués,
+//! seed 2026) changes about 0.3 decisions per partie (example `postillon_decisions`: 9 of
+//! 138 over 30 parties, always a leader going where he stayed, each a close call by the
+//! table, 0.2–2 jetons) and measures +0.04 ± 0.63 jetons per partie, 494 parties won to
+//! 488: no difference the duel can see.
 //!
 //! ```
 //! use tablier_core::Side;
@@ -40,18 +58,22 @@
 //! assert_eq!(end_value(&m, Side::White, 0), Some(22.0));
 //! assert_eq!(end_value(&m, Side::Black, 0), Some(-22.0));
 //! // The table: what playing on is worth to White about to throw, in jetons.
-//! let on = MarqueTable::shipped(0).value(&m, Side::White);
+//! let on = MarqueTable::shipped(0, 0.0).value(&m, Side::White);
 //! assert!(on > 0.0);
 //! ```
 
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use tablier_core::{Dice, Side};
-use tablier_trictrac::marker::{marque_value, settle, Settlement};
-use tablier_trictrac::{Marker, Roll, RollScore};
+use tablier_trictrac::marker::{marque_value, postillon_price, settle, Settlement};
+use tablier_trictrac::{Marker, Partie, Roll, RollScore, Trictrac};
 
 use crate::partie::{PartieModel, ThrowLaw};
 use crate::sim::{primaute, AfterPlay, Policy, State, MAX_THROWS};
+
+/// How many tables [`MarqueTable::shipped`] keeps (about 11 MB each): enough for every
+/// stake of a partie of 4 marqués after 0 to 2 refaits, and the tables without a stake.
+pub const KEPT_TABLES: usize = 16;
 
 /// Holes from which going ends the marqué (n°221).
 pub const ENDING_HOLES: u32 = 6;
@@ -111,12 +133,113 @@ pub fn end_value(m: &Marker, roller: Side, refaits: u32) -> Option<f64> {
     })
 }
 
+/// [`end_value`] with half the `stake` of the postillons ([`postillon_stake`]) counted to
+/// the winner and against the loser (nothing for a refait).
+fn ending(m: &Marker, roller: Side, refaits: u32, stake: f64) -> Option<f64> {
+    let v = end_value(m, roller, refaits)?;
+    let half = match m.holes(roller).cmp(&m.holes(roller.opposite())) {
+        std::cmp::Ordering::Greater => stake / 2.0,
+        std::cmp::Ordering::Less => -stake / 2.0,
+        std::cmp::Ordering::Equal => 0.0,
+    };
+    Some(v + half)
+}
+
+/// What winning the marqué in play rather than losing it changes in the postillons of a
+/// partie à écrire of `marques` marqués (n°227–228), `lost` the marqués White and Black
+/// have lost before it: the expected postillons of the loser less the winner's (28 jetons
+/// for the first marqué lost beyond half the partie, 8 for each further one), each later
+/// marqué taken as even. The same for both players; 0 for a single marqué (`marques` 0) or
+/// once the partie's marqués are all played.
+///
+/// ```
+/// use tablier_trictrac_engine::ecrire::postillon_stake;
+/// // Four marqués, one lost by each: the loser of the third is one loss from a postillon
+/// // (28 jetons) and the winner is not.
+/// assert_eq!(postillon_stake(4, [1, 1]), 28.0);
+/// // Three lost by White: the fourth is his second postillon (8) or none more.
+/// assert_eq!(postillon_stake(4, [3, 0]), 8.0);
+/// assert_eq!(postillon_stake(0, [0, 0]), 0.0);
+/// ```
+#[must_use]
+pub fn postillon_stake(marques: u32, lost: [u32; 2]) -> f64 {
+    let (a, b) = (lost[0] as usize, lost[1] as usize);
+    let n = marques as usize;
+    if a + b >= n {
+        return 0.0;
+    }
+    let half = marques / 2;
+    // c[a][b]: White's expected gain in postillons once White has lost a and Black b.
+    let mut c = vec![vec![0.0; n + 1]; n + 1];
+    for total in (0..=n).rev() {
+        for x in 0..=total {
+            let y = total - x;
+            c[x][y] = if total == n {
+                let price = |l: usize| postillon_price((l as u32).saturating_sub(half)) as f64;
+                price(y) - price(x)
+            } else {
+                (c[x + 1][y] + c[x][y + 1]) / 2.0
+            };
+        }
+    }
+    c[a][b + 1] - c[a + 1][b]
+}
+
+/// Where the marqué being played stands in its partie à écrire: what decides which table
+/// its players go or stay by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MarqueContext {
+    /// Marqués in the partie (0: a single marqué, no postillons).
+    pub marques: u32,
+    /// Marqués lost so far by White and by Black.
+    pub lost: [u32; 2],
+    /// Refaits since the last marqué won (the consolation is `2 + 2·refaits`, n°226).
+    pub refaits: u32,
+}
+
+impl MarqueContext {
+    /// The context of the marqué `game` is playing; `None` in a partie in 12 holes.
+    #[must_use]
+    pub fn of(game: &Trictrac) -> Option<MarqueContext> {
+        let Partie::AEcrire { marques } = game.options().partie else {
+            return None;
+        };
+        let mut lost = [0, 0];
+        for m in game.marques() {
+            lost[m.winner.opposite().index()] += 1;
+        }
+        Some(MarqueContext {
+            marques,
+            lost,
+            refaits: game.refaits(),
+        })
+    }
+
+    /// What winning this marqué rather than losing it changes in the postillons
+    /// ([`postillon_stake`]).
+    #[must_use]
+    pub fn stake(&self) -> f64 {
+        postillon_stake(self.marques, self.lost)
+    }
+
+    /// The table its players go or stay by: the postillons counted
+    /// ([`MarqueTable::shipped`]).
+    #[must_use]
+    pub fn table(&self) -> Arc<MarqueTable> {
+        MarqueTable::shipped(self.refaits, self.stake())
+    }
+}
+
 /// The expected value of the marqué in jetons for the player about to throw, from every
 /// score (see the module's documentation).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MarqueTable {
     /// Refaits before this marqué (the consolation is `2 + 2·refaits`, n°226).
     pub refaits: u32,
+    /// What winning the marqué rather than losing it adds in postillons
+    /// ([`postillon_stake`]): half of it counts to the winner's value, half against the
+    /// loser's.
+    pub stake: f64,
     value: Vec<f64>,
 }
 
@@ -136,14 +259,14 @@ enum To {
 type Outcome = (f64, To, Option<To>);
 
 impl MarqueTable {
-    /// Solves the table for `law` with `refaits` refaits before the marqué (a second or two
-    /// in an optimised build). Holes never decrease, and between two holes a throw that
+    /// Solves the table for `law` with `refaits` refaits before the marqué and `stake` in
+    /// postillons on it (a second or two in an optimised build). Holes never decrease, and between two holes a throw that
     /// marks anything adds points, so the scores are solved from the most holes and points
     /// down in one pass; the only loop, a throw that marks nothing for either player (the
     /// same score back to the other player, and again), is solved exactly for each score
     /// and its mirror. Each player goes or stays as the table says is best.
     #[must_use]
-    pub fn build(law: &ThrowLaw, refaits: u32) -> MarqueTable {
+    pub fn build(law: &ThrowLaw, refaits: u32, stake: f64) -> MarqueTable {
         let throws = law.probabilities();
         let null: f64 = throws
             .iter()
@@ -171,7 +294,7 @@ impl MarqueTable {
                 let rest: Vec<f64> = level
                     .iter()
                     .map(|m| {
-                        outcomes(m, &throws, refaits)
+                        outcomes(m, &throws, refaits, stake)
                             .iter()
                             .map(|&(p, stay, go)| {
                                 let at = |to: To| match to {
@@ -197,17 +320,46 @@ impl MarqueTable {
                 }
             }
         }
-        MarqueTable { refaits, value }
+        MarqueTable {
+            refaits,
+            stake,
+            value,
+        }
     }
 
     /// The table of the shipped law (that of [`PartieModel::shipped`]) for `refaits`
-    /// refaits (more than 2 use the table of 2), solved once on first use.
+    /// refaits (more than 2 use the table of 2) and `stake` in postillons (to 1/64 jeton),
+    /// solved on first use and kept while it is among the last [`KEPT_TABLES`] asked for.
     #[must_use]
-    pub fn shipped(refaits: u32) -> &'static MarqueTable {
-        static TABLES: [OnceLock<MarqueTable>; 3] =
-            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    pub fn shipped(refaits: u32, stake: f64) -> Arc<MarqueTable> {
+        type Cell = Arc<OnceLock<Arc<MarqueTable>>>;
+        static KEPT: Mutex<Vec<((u32, i64), Cell)>> = Mutex::new(Vec::new());
         let r = refaits.min(2);
-        TABLES[r as usize].get_or_init(|| MarqueTable::build(&PartieModel::shipped().table.law, r))
+        let key = (r, (stake * 64.0).round() as i64);
+        let cell = {
+            let mut kept = KEPT
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let cell = match kept.iter().position(|(k, _)| *k == key) {
+                Some(i) => kept.remove(i).1,
+                None => Cell::default(),
+            };
+            kept.push((key, cell.clone()));
+            if kept.len() > KEPT_TABLES {
+                kept.remove(0);
+            }
+            cell
+        };
+        // Solved outside the lock: other tables stay available meanwhile.
+        cell.get_or_init(|| {
+            let stake = key.1 as f64 / 64.0;
+            Arc::new(MarqueTable::build(
+                &PartieModel::shipped().table.law,
+                r,
+                stake,
+            ))
+        })
+        .clone()
     }
 
     /// The expected value of the marqué in jetons for `roller`, about to throw with the
@@ -217,13 +369,21 @@ impl MarqueTable {
         self.value[index(m, roller)]
     }
 
+    /// The value for `roller` of ending the marqué by going now, as the table counts it:
+    /// [`end_value`], and half the stake in postillons to the winner, half against the
+    /// loser. `None` when going would not end the marqué.
+    #[must_use]
+    pub fn go_value(&self, m: &Marker, roller: Side) -> Option<f64> {
+        ending(m, roller, self.refaits, self.stake)
+    }
+
     /// After a hole by his own throw (his gains marked on `m`), whether `roller` goes, when
-    /// going would end the marqué: going banks [`end_value`]; staying gives the opponent the
-    /// `given` points of the roll and leaves him to throw. `None` when going would not end
-    /// the marqué.
+    /// going would end the marqué: going banks [`MarqueTable::go_value`]; staying gives the
+    /// opponent the `given` points of the roll and leaves him to throw. `None` when going
+    /// would not end the marqué.
     #[must_use]
     pub fn goes(&self, m: &Marker, roller: Side, given: u32) -> Option<bool> {
-        let go = end_value(m, roller, self.refaits)?;
+        let go = self.go_value(m, roller)?;
         Some(go > self.stay_value(m, roller, given))
     }
 
@@ -280,7 +440,7 @@ fn markers(hr: u32, ho: u32) -> Vec<Marker> {
 
 /// The outcomes of each throw of the law from `m` (White the roller), but the throw that
 /// marks nothing.
-fn outcomes(m: &Marker, throws: &[(u32, u32, f64)], refaits: u32) -> Vec<Outcome> {
+fn outcomes(m: &Marker, throws: &[(u32, u32, f64)], refaits: u32, stake: f64) -> Vec<Outcome> {
     throws
         .iter()
         .filter(|t| t.2 > 0.0 && (t.0, t.1) != (0, 0))
@@ -290,7 +450,7 @@ fn outcomes(m: &Marker, throws: &[(u32, u32, f64)], refaits: u32) -> Vec<Outcome
             let mut stay = after;
             stay.mark(Side::Black, q);
             let stay_to = To::Other(index(&stay, Side::Black));
-            let go_to = (holes > 0).then(|| match end_value(&after, Side::White, refaits) {
+            let go_to = (holes > 0).then(|| match ending(&after, Side::White, refaits, stake) {
                 Some(v) => To::End(v),
                 None => {
                     let mut gone = after;
@@ -325,24 +485,30 @@ fn searchable(state: &State) -> State {
 
 /// A player of the partie à écrire: `inner` chooses the plays, and the going or staying
 /// that does not end the marqué, on the score as [`below_twelve`] shows it; whenever going
-/// would end the marqué, the table decides.
+/// would end the marqué, the table decides, for the marqué [`Policy::begin_marque`] last
+/// said.
 pub struct EcrirePlayer<P: Policy> {
     /// The player wrapped.
     pub inner: P,
-    /// Refaits before the marqué being played.
-    pub refaits: u32,
+    /// The marqué being played (set by [`Policy::begin_marque`]).
+    pub context: MarqueContext,
     /// Whether the table decides where going would end the marqué (`false`: `inner` does,
     /// which measures what the table adds).
     pub table: bool,
+    /// Whether the table counts the postillons at stake (`false`: the marqué's own value
+    /// only, which measures what they add).
+    pub postillons: bool,
 }
 
 impl<P: Policy> EcrirePlayer<P> {
-    /// `inner` with the table deciding, in a marqué after no refait.
+    /// `inner` with the table deciding, the postillons counted, in a single marqué until
+    /// told otherwise.
     pub fn new(inner: P) -> EcrirePlayer<P> {
         EcrirePlayer {
             inner,
-            refaits: 0,
+            context: MarqueContext::default(),
             table: true,
+            postillons: true,
         }
     }
 
@@ -350,11 +516,25 @@ impl<P: Policy> EcrirePlayer<P> {
         if !self.table {
             return None;
         }
-        MarqueTable::shipped(self.refaits).goes(&state.marker, state.roller, score.given())
+        let stake = if self.postillons {
+            self.context.stake()
+        } else {
+            0.0
+        };
+        MarqueTable::shipped(self.context.refaits, stake).goes(
+            &state.marker,
+            state.roller,
+            score.given(),
+        )
     }
 }
 
 impl<P: Policy> Policy for EcrirePlayer<P> {
+    fn begin_marque(&mut self, context: &MarqueContext) {
+        self.context = *context;
+        self.inner.begin_marque(context);
+    }
+
     fn choose_play(&mut self, state: &State, score: &RollScore) -> usize {
         self.inner.choose_play(&searchable(state), score)
     }
@@ -398,19 +578,22 @@ pub fn play_marque(
     black: &mut dyn Policy,
     dice: &mut impl Dice,
 ) -> MarqueEnd {
-    play_marque_from(white, black, dice, None, 0)
+    play_marque_from(white, black, dice, None, &MarqueContext::default())
 }
 
-/// [`play_marque`] with `first` throwing first (`None`: the primauté is thrown, n°28) and
-/// `refaits` refaits before it (its value counts them; the players' tables do not know
-/// them).
+/// [`play_marque`] with `first` throwing first (`None`: the primauté is thrown, n°28), in
+/// the partie `context` describes (both players are told it first; the marqué's value counts
+/// its refaits).
 fn play_marque_from(
     white: &mut dyn Policy,
     black: &mut dyn Policy,
     dice: &mut impl Dice,
     first: Option<Side>,
-    refaits: u32,
+    context: &MarqueContext,
 ) -> MarqueEnd {
+    white.begin_marque(context);
+    black.begin_marque(context);
+    let refaits = context.refaits;
     let (first, mut pending) = match first {
         None => {
             let (side, roll) = primaute(dice);
@@ -491,7 +674,8 @@ pub struct PartieEnd {
 /// Plays a partie à écrire of `marques` marqués (an even number) with `white` and `black`
 /// deciding: the primauté thrown for the first marqué, then the winner of each marqué
 /// throws first in the next, a refait replayed with the same first player (n°221, n°226);
-/// settled with its postillons (n°227–237). A marqué stopped by [`MAX_THROWS`] is replayed
+/// settled with its postillons (n°227–237). Before each marqué both players are told where
+/// the partie stands ([`Policy::begin_marque`]). A marqué stopped by [`MAX_THROWS`] is replayed
 /// like a refait, at most `4 × marques` marqués in all.
 pub fn play_partie(
     white: &mut dyn Policy,
@@ -507,7 +691,12 @@ pub fn play_partie(
         if (lost[0].len() + lost[1].len()) as u32 >= marques {
             break;
         }
-        let end = play_marque_from(white, black, dice, first, refaits);
+        let context = MarqueContext {
+            marques,
+            lost: [lost[0].len() as u32, lost[1].len() as u32],
+            refaits,
+        };
+        let end = play_marque_from(white, black, dice, first, &context);
         if end.white == 0.0 {
             refaits += 1;
             all_refaits += 1;
@@ -616,11 +805,17 @@ mod tests {
     }
 
     /// The table solves its equations: the value of a state is the law's average of the
-    /// best choice after each throw.
+    /// best choice after each throw, with postillons at stake or none.
     #[test]
     fn the_table_solves_its_equations() {
+        for stake in [0.0, 28.0] {
+            table_solves_its_equations(stake);
+        }
+    }
+
+    fn table_solves_its_equations(stake: f64) {
         let law = &PartieModel::shipped().table.law;
-        let t = MarqueTable::shipped(0);
+        let t = MarqueTable::shipped(0, stake);
         let throws = law.probabilities();
         let null: f64 = throws
             .iter()
@@ -635,7 +830,7 @@ mod tests {
             ([10, 0], Some(Side::White)),
         ] {
             let m = marker(holes, holder);
-            let expected: f64 = outcomes(&m, &throws, 0)
+            let expected: f64 = outcomes(&m, &throws, 0, stake)
                 .iter()
                 .map(|&(p, stay, go)| {
                     let at = |to: To| match to {
@@ -656,5 +851,125 @@ mod tests {
         // The start of a marqué is nearly even for the roller (he throws first).
         let start = t.value(&Marker::new(), Side::White);
         assert!((-3.0..6.0).contains(&start), "{start}");
+    }
+
+    /// n°227: the postillons at stake, worked by hand for four marqués (half is 2; a
+    /// postillon costs 28, a second 8): from (White lost, Black lost), White's expected
+    /// postillons with the later marqués even, and the difference winning makes.
+    #[test]
+    fn the_postillons_at_stake_follow_n227() {
+        // At (2, 1) winning ends at (2, 2), nobody pays; losing at (3, 1), White pays 28.
+        assert_eq!(postillon_stake(4, [2, 1]), 28.0);
+        assert_eq!(postillon_stake(4, [1, 1]), 28.0);
+        // At (2, 0): winning leads to (2, 1), worth −14 to White; losing to (3, 0), where
+        // White pays 28 or 36: −32.
+        assert_eq!(postillon_stake(4, [2, 0]), 18.0);
+        assert_eq!(postillon_stake(4, [3, 0]), 8.0);
+        // At the start: (0, 1) is worth +11.5 to White, (1, 0) −11.5.
+        assert_eq!(postillon_stake(4, [0, 0]), 23.0);
+        // Two marqués: losing both is a postillon.
+        assert_eq!(postillon_stake(2, [0, 0]), 28.0);
+        assert_eq!(postillon_stake(2, [1, 0]), 28.0);
+        // The same for both players; nothing once the partie is played, or for one marqué.
+        for a in 0..6 {
+            for b in 0..6 - a {
+                assert_eq!(postillon_stake(6, [a, b]), postillon_stake(6, [b, a]));
+            }
+        }
+        assert_eq!(postillon_stake(4, [2, 2]), 0.0);
+        assert_eq!(postillon_stake(0, [0, 0]), 0.0);
+    }
+
+    /// With postillons at stake, a lead is banked sooner and a deficit played on longer: at
+    /// 10 holes against 6 with the pavillon the table stays for the grande bredouille
+    /// (n°386) when only the marqué counts, and goes when a postillon rides on it; 7 against
+    /// 10 with the opponent's pavillon it goes (concedes before the grande bredouille,
+    /// n°388) alone and stays with a postillon at stake. Over every score, the stake never
+    /// turns a leader's going into staying or a trailer's staying into going.
+    #[test]
+    fn the_postillons_at_stake_bank_a_lead() {
+        let (alone, stake) = (MarqueTable::shipped(0, 0.0), MarqueTable::shipped(0, 28.0));
+        let ahead = marker([10, 6], Some(Side::White));
+        assert_eq!(alone.goes(&ahead, Side::White, 0), Some(false));
+        assert_eq!(stake.goes(&ahead, Side::White, 0), Some(true));
+        assert_eq!(stake.go_value(&ahead, Side::White), Some(18.0 + 14.0));
+        let behind = marker([7, 10], Some(Side::Black));
+        assert_eq!(alone.goes(&behind, Side::White, 0), Some(true));
+        assert_eq!(stake.goes(&behind, Side::White, 0), Some(false));
+        let mut flips = 0;
+        for hw in 0..16 {
+            for hb in 0..16 {
+                for holder in [None, Some(Side::White), Some(Side::Black)] {
+                    let m = marker([hw, hb], holder);
+                    let (Some(a), Some(b)) = (
+                        alone.goes(&m, Side::White, 0),
+                        stake.goes(&m, Side::White, 0),
+                    ) else {
+                        continue;
+                    };
+                    match hw.cmp(&hb) {
+                        std::cmp::Ordering::Greater => assert!(!a || b, "{hw} {hb} {holder:?}"),
+                        std::cmp::Ordering::Less => assert!(a || !b, "{hw} {hb} {holder:?}"),
+                        std::cmp::Ordering::Equal => {}
+                    }
+                    flips += usize::from(a != b);
+                }
+            }
+        }
+        assert!(flips >= 10, "{flips}");
+    }
+
+    /// A player that only records what it is told before each marqué.
+    struct Told<P: Policy>(P, Vec<MarqueContext>);
+
+    impl<P: Policy> Policy for Told<P> {
+        fn choose_play(&mut self, state: &State, score: &RollScore) -> usize {
+            self.0.choose_play(state, score)
+        }
+        fn go(&mut self, state: &State, score: &RollScore) -> bool {
+            self.0.go(state, score)
+        }
+        fn go_after_sortie(&mut self, state: &State, score: &RollScore) -> bool {
+            self.0.go_after_sortie(state, score)
+        }
+        fn begin_marque(&mut self, context: &MarqueContext) {
+            self.1.push(*context);
+            self.0.begin_marque(context);
+        }
+    }
+
+    /// Before each marqué of a partie à écrire both players learn the marqués lost so far
+    /// and the refaits: the last context plus the last marqué's loser is the settlement's
+    /// count of marqués lost.
+    #[test]
+    fn the_players_are_told_where_the_partie_stands() {
+        use crate::{Search, SearchPlayer, Weights};
+        let margin = || SearchPlayer::new(Search::new(Weights::shipped(), 1), 0.0, 1);
+        let mut a = Told(EcrirePlayer::new(margin()), Vec::new());
+        let mut b = Told(margin(), Vec::new());
+        let end = play_partie(&mut a, &mut b, &mut crate::train::partie_dice(3, 1), 4);
+        assert_eq!(a.1, b.1);
+        assert_eq!(a.1.len() as u32, 4 + end.refaits);
+        assert_eq!(a.0.context, *a.1.last().unwrap());
+        assert_eq!(
+            a.1[0],
+            MarqueContext {
+                marques: 4,
+                ..MarqueContext::default()
+            }
+        );
+        for w in a.1.windows(2) {
+            let (x, y) = (w[0], w[1]);
+            let lost = (x.lost[0] + x.lost[1], y.lost[0] + y.lost[1]);
+            if y.refaits > 0 {
+                assert_eq!((lost.1, y.refaits), (lost.0, x.refaits + 1), "{x:?} {y:?}");
+            } else {
+                assert_eq!(lost.1, lost.0 + 1, "{x:?} {y:?}");
+            }
+        }
+        let last = a.1.last().unwrap().lost;
+        assert_eq!(last[0] + last[1], 3);
+        let s = &end.settlement;
+        assert!(s.lost[0] >= last[0] && s.lost[1] >= last[1]);
     }
 }

@@ -260,18 +260,14 @@ pub fn choose_action(game: &Trictrac, level: u8, seed: u64) -> Result<Action, En
 }
 
 /// In a partie à écrire, after a hole by the roller's own throw: whether he goes by the
-/// marqué's table ([`ecrire::MarqueTable::goes`]), when going would end the marqué (either
-/// player at 6 holes or more); `None` in a partie in 12 holes or when going would only start
-/// a new relevé.
+/// marqué's table ([`ecrire::MarqueTable::goes`], the postillons at stake counted:
+/// [`ecrire::MarqueContext`]), when going would end the marqué (either player at 6 holes or
+/// more); `None` in a partie in 12 holes or when going would only start a new relevé.
 #[must_use]
 pub fn ecrire_goes(game: &Trictrac, score: &tablier_trictrac::RollScore) -> Option<bool> {
-    if !matches!(
-        game.options().partie,
-        tablier_trictrac::Partie::AEcrire { .. }
-    ) {
-        return None;
-    }
-    ecrire::MarqueTable::shipped(game.refaits()).goes(game.marker(), game.roller(), score.given())
+    ecrire::MarqueContext::of(game)?
+        .table()
+        .goes(game.marker(), game.roller(), score.given())
 }
 
 /// What claiming the open école would change in `me`'s chance of winning the partie, by

@@ -75,10 +75,11 @@ impl Player<Trictrac> for LevelPlayer {
             }
             Phase::Decide if crate::ecrire_goes(game, score).is_some() => {
                 // Going ends the marqué of the partie à écrire: its value against the
-                // table's value of staying, in jetons.
-                let t = crate::ecrire::MarqueTable::shipped(game.refaits());
+                // table's value of staying, in jetons (half the postillons at stake counted
+                // to the marqué's winner, half against its loser).
+                let t = crate::ecrire::MarqueContext::of(game)?.table();
                 let (m, roller) = (game.marker(), game.roller());
-                let go = crate::ecrire::end_value(m, roller, game.refaits())?;
+                let go = t.go_value(m, roller)?;
                 let stay = t.stay_value(m, roller, score.given());
                 let mut v = vec![("stay".to_owned(), stay), ("go".to_owned(), go)];
                 v.sort_by(|a, b| b.1.total_cmp(&a.1));

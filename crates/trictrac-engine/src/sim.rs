@@ -203,6 +203,9 @@ pub trait Policy {
     /// After a hole made by his sortie (`state`: the play made, the sortie marked): `true`
     /// to go, `false` to stay and throw for the new relevé.
     fn go_after_sortie(&mut self, state: &State, score: &RollScore) -> bool;
+    /// Before a marqué of a partie à écrire ([`crate::ecrire::play_partie`]): where the
+    /// partie stands. Players that do not look at it ignore it.
+    fn begin_marque(&mut self, _context: &crate::ecrire::MarqueContext) {}
 }
 
 /// The primauté throw (n°28): one die each, thrown again while equal. Returns who starts

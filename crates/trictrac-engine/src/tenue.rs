@@ -152,14 +152,15 @@ impl TenuePlayouts {
         };
         // Stratum after stratum of 36 play-outs, until the difference from going is clear
         // (beyond 2.5 standard errors) or `samples` are played.
+        let samples = self.samples.max(1);
         let (mut sum, mut squares, mut n) = (0.0, 0.0, 0u32);
-        while n < self.samples.max(1) {
-            for k in n..(n + 36).min(self.samples.max(1)) {
+        while n < samples {
+            for k in n..(n + 36).min(samples) {
                 let v = 2.0 * one(k) - 1.0;
                 sum += v;
                 squares += v * v;
             }
-            n = (n + 36).min(self.samples.max(1));
+            n = (n + 36).min(samples);
             let mean = sum / f64::from(n);
             let se = ((squares / f64::from(n) - mean * mean).max(0.0) / f64::from(n)).sqrt();
             if (mean - go).abs() > CLEAR * se {

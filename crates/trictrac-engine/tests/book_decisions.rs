@@ -354,7 +354,7 @@ fn ecrire(holes: [u32; 2], holder: Option<Side>, passed: bool) -> (bool, f64, f6
     m.pavillon.holder = holder;
     m.pavillon.passed = passed;
     m.pavillon.lost = holder.is_none();
-    let t = MarqueTable::shipped(0);
+    let t = MarqueTable::shipped(0, 0.0);
     let go = end_value(&m, Side::White, 0).expect("going ends the marqué");
     let stay = t.stay_value(&m, Side::White, 0);
     let goes = t.goes(&m, Side::White, 0).unwrap();
@@ -424,7 +424,7 @@ fn n386_stays_for_the_grande_bredouille() {
 
 /// The engine in a real partie à écrire (the rules crate's game): White, 2 holes behind,
 /// wins a hole that would end the marqué if he went; every level stays (n°388), and says so
-/// in jetons. n°159's position: White holds his grand jan (his 2-1 conserves it for 4
+/// in jetons, the postillons at stake counted. n°159's position: White holds his grand jan (his 2-1 conserves it for 4
 /// points, giving none) with 8 points in bredouille: a double hole, 7 against 9.
 #[test]
 fn the_engine_stays_in_the_partie_a_ecrire_when_going_loses_the_marque() {
@@ -458,8 +458,10 @@ fn the_engine_stays_in_the_partie_a_ecrire_when_going_loses_the_marque() {
         .unwrap();
     assert_eq!(e.unit, "jetons");
     assert_eq!(e.line, ["stay"]);
+    // Going concedes the marqué, 9 + 2 − 7 = 4 jetons, and half the postillons at stake:
+    // in a partie of two marqués, losing both costs a postillon of 28 (n°227).
     let go = e.candidates.iter().find(|c| c.0 == "go").unwrap().1;
-    assert_eq!(go, -4.0, "9 + 2 − 7");
+    assert_eq!(go, -4.0 - 14.0);
     // Going ends the marqué: Black wins it.
     g.apply(&Action::Go).unwrap();
     assert_eq!(g.marques().len(), 1);

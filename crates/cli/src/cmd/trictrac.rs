@@ -11,7 +11,7 @@ use tablier_core::Side;
 use tablier_trictrac::marker::Pavillon;
 use tablier_trictrac::{Board, JanContext, Marker, Roll, RollScore};
 use tablier_trictrac_engine::duel::{mean_se, play_ecrire_pair, play_marque_pair, play_pair};
-use tablier_trictrac_engine::ecrire::{end_value, EcrirePlayer, MarqueTable};
+use tablier_trictrac_engine::ecrire::{end_value, EcrirePlayer, MarqueContext};
 use tablier_trictrac_engine::rester::StayModel;
 use tablier_trictrac_engine::tenue::TenuePlayouts;
 use tablier_trictrac_engine::{
@@ -211,6 +211,13 @@ pub struct HintArgs {
     /// With --ecrire: refaits before this marqué (the consolation is 2 + 2 × refaits).
     #[arg(long, default_value_t = 0)]
     refaits: u32,
+    /// With --ecrire: the marqué is one of a partie of this many marqués (an even number),
+    /// and the postillons at stake on it count (n°227); 0: a single marqué.
+    #[arg(long, default_value_t = 0)]
+    marques: u32,
+    /// With --marques: marqués already lost by White and by Black, as `W,B`.
+    #[arg(long, default_value = "0,0")]
+    lost: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -226,8 +233,9 @@ pub struct DuelArgs {
     /// the partie from there, 1 ply), `closing2`, `closing-stay` (the margin, staying near the
     /// end where the chance of the partie says stay), `closing-stay2`, `ecrire` (the margin,
     /// going or staying by the marqué's table where going ends a marqué of a partie à
-    /// écrire; for --ecrire), `ecrire2`, `ecrire-no-table` (`ecrire` with the margin
-    /// deciding instead of the table), `margin-stay` (the margin with the shipped
+    /// écrire, the postillons at stake counted; for --ecrire), `ecrire2`, `ecrire-no-table`
+    /// (`ecrire` with the margin deciding instead of the table), `ecrire-no-postillons`
+    /// (the table without the postillons at stake), `margin-stay` (the margin with the shipped
     /// correction of staying after a hole, learnt by playing decisions out), `stay:PATH`
     /// (the same with a model of `tablier train trictrac-stay`), `level:N` (the levels
     /// people meet), or `file:PATH` (weights file, margin, 1 ply).
@@ -307,6 +315,12 @@ struct HintReport {
 
 #[derive(Serialize)]
 struct MarqueHint {
+    /// The marqué's value if the player goes (n°222–226).
+    marque_jetons: f64,
+    /// What winning the marqué rather than losing it changes in postillons (with --marques).
+    stake: f64,
+    /// Going and staying as the table counts them: the marqué's value, and half the stake
+    /// to its winner, half against its loser.
     go_jetons: f64,
     stay_jetons: f64,
 }
@@ -340,6 +354,12 @@ fn hint(args: &HintArgs) -> Result<()> {
             "going ends the marqué: go {:+.2} jetons, stay {:+.2} jetons (the marqué's table)",
             m.go_jetons, m.stay_jetons
         );
+        if m.stake != 0.0 {
+            println!(
+                "  (the marqué is worth {:+.0} jetons; {:.1} jetons of postillons ride on winning it, half counted each way)",
+                m.marque_jetons, m.stake
+            );
+        }
     }
     if let Some(g) = report.go_value {
         row(g, report.go_chance, "go (s'en aller)");
@@ -393,10 +413,26 @@ fn hint_report(args: &HintArgs) -> Result<HintReport> {
             [s == Side::White, s == Side::Black]
         }
     };
+    let lost = pair(&args.lost, "lost")?;
     if args.ecrire {
         marker.pavillon = pavillon(&args.pavillon, holes)?;
-    } else if args.pavillon != "none" || args.refaits > 0 {
-        bail!("--pavillon and --refaits are for a marqué of a partie à écrire (--ecrire)");
+        if args.marques % 2 == 1 {
+            bail!("--marques: a partie à écrire has an even number of marqués (n°220)");
+        }
+        if args.marques == 0 && lost != [0, 0] {
+            bail!("--lost is for a marqué of a partie of --marques N");
+        }
+        if args.marques > 0 && lost[0] + lost[1] >= args.marques {
+            bail!(
+                "--lost: {} marqués lost, the partie of {} is over",
+                lost[0] + lost[1],
+                args.marques
+            );
+        }
+    } else if args.pavillon != "none" || args.refaits > 0 || args.marques > 0 || lost != [0, 0] {
+        bail!(
+            "--pavillon, --refaits, --marques and --lost are for a marqué of a partie à écrire (--ecrire)"
+        );
     }
     let mut state = State::from_position(board, marker, who);
     if state.over && !args.ecrire {
@@ -406,8 +442,15 @@ fn hint_report(args: &HintArgs) -> Result<HintReport> {
     // A marqué goes on past 12 holes; the search sees the score as it is.
     state.over &= !args.ecrire;
     let marque = if args.ecrire && holes_won > 0 {
-        let t = MarqueTable::shipped(args.refaits);
-        end_value(&state.marker, who, args.refaits).map(|go| MarqueHint {
+        let context = MarqueContext {
+            marques: args.marques,
+            lost,
+            refaits: args.refaits,
+        };
+        let t = context.table();
+        t.go_value(&state.marker, who).map(|go| MarqueHint {
+            marque_jetons: end_value(&state.marker, who, args.refaits).unwrap_or(0.0),
+            stake: t.stake,
             go_jetons: go,
             stay_jetons: t.stay_value(&state.marker, who, score.given()),
         })
@@ -558,6 +601,10 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
             table: false,
             ..EcrirePlayer::new(margin(1))
         }),
+        "ecrire-no-postillons" => Box::new(EcrirePlayer {
+            postillons: false,
+            ..EcrirePlayer::new(margin(1))
+        }),
         _ => {
             if let Some(l) = spec.strip_prefix("level:") {
                 let level: u8 = l
@@ -580,7 +627,7 @@ fn make_player(spec: &str, seed: u64) -> Result<Box<dyn Policy + Send>> {
                     seed,
                 ))
             } else {
-                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, closing, closing2, closing-stay, closing-stay2, ecrire, ecrire2, ecrire-no-table, margin-stay, partie-stay, level:N, file:PATH, stay:PATH)")
+                bail!("unknown player {spec:?} (greedy, untrained, margin, margin2, partie, partie2, closing, closing2, closing-stay, closing-stay2, ecrire, ecrire2, ecrire-no-table, ecrire-no-postillons, margin-stay, partie-stay, level:N, file:PATH, stay:PATH)")
             }
         }
     })
@@ -776,7 +823,42 @@ mod tests {
             ecrire: false,
             pavillon: "none".into(),
             refaits: 0,
+            marques: 0,
+            lost: "0,0".into(),
             json: true,
+        }
+    }
+
+    /// A marqué of a partie à écrire: at 10 holes against 4 with the pavillon after the
+    /// throw, the table alone stays for the grande bredouille (n°386); with a postillon at
+    /// stake (four marqués, one lost by each: n°227) it goes and banks the marqué.
+    #[test]
+    fn hint_counts_the_postillons_at_stake() {
+        let args = |marques: u32, lost: &str| HintArgs {
+            position: "1W1-7W2-8W2-9W2-10W2-11W2-12W4-13B5-14B2-15B2-16B2-17B2-18B2".into(),
+            roll: "2-1".into(),
+            holes: "8,4".into(),
+            ecrire: true,
+            pavillon: "white".into(),
+            marques,
+            lost: lost.into(),
+            // White's 8 points marked without a break: the 4 won now are a double hole.
+            bredouille: None,
+            ..hint_args("8,4", "partie")
+        };
+        let alone = hint_report(&args(0, "0,0")).unwrap();
+        let m = alone.marque.as_ref().unwrap();
+        assert_eq!((m.marque_jetons, m.stake, m.go_jetons), (20.0, 0.0, 20.0));
+        assert!(alone.decision.starts_with("stay"), "{}", alone.decision);
+        let stake = hint_report(&args(4, "1,1")).unwrap();
+        let m = stake.marque.as_ref().unwrap();
+        assert_eq!((m.marque_jetons, m.stake, m.go_jetons), (20.0, 28.0, 34.0));
+        assert!(stake.decision.starts_with("go"), "{}", stake.decision);
+        for (marques, lost) in [(3, "0,0"), (4, "2,2"), (0, "1,0"), (4, "1")] {
+            assert!(
+                hint_report(&args(marques, lost)).is_err(),
+                "{marques} {lost}"
+            );
         }
     }
 

@@ -87,9 +87,10 @@ use tablier_trictrac::{Action, Phase, Trictrac};
 /// second or a few for such a decision. Level 2 against the
 /// 1-ply margin search without the correction (`tablier trictrac duel --a level:2 --b
 /// margin --parties 1000 --seed S --threads 2`, the same dice both seatings, seeds 2026–2028)
-/// won 508, 516 and 526 parties of 1,000: **1,550 of 3,000, 51.7% ± 1.4%, +0.22 ± 0.18
-/// holes per partie** (95%); against the margin with the same correction (the levels before
-/// 2026-11-27), 502 of 1,000 (50.2% ± 0.5%). Level 3 keeps its own 2-ply values (the
+/// won 506, 527 and 527 parties of 1,000: **1,560 of 3,000, 52.0% ± 1.4%, +0.26 ± 0.18
+/// holes per partie** (95%; without the play-outs of the tenue 1,550, +0.22); without the
+/// play-outs, against the margin with the same correction (the levels before 2026-11-27),
+/// 502 of 1,000 (50.2% ± 0.5%). Level 3 keeps its own 2-ply values (the
 /// correction is not measured there); its choices under the chance and under the margin
 /// agreed on 49 of 50 go decisions of six self-play parties.
 pub const MAX_LEVEL: u8 = 3;

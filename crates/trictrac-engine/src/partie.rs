@@ -50,7 +50,7 @@
 //! deciding by the chance of the partie. Without the correction, 498 against 502 (49.8% ±
 //! 0.6%); the first model (the whole `M` added) won 479 (47.9% ± 1.7%). The levels play for
 //! this chance ([`crate::MAX_LEVEL`]): against the margin without the correction, 1,550
-//! parties of 3,000 (51.7% ± 1.4%). The model sees the holes a board promises on average,
+//! parties of 3,000 (51.7% ± 1.4%; 1,560 with the tenue played out near the end). The model sees the holes a board promises on average,
 //! not their spread; near the end, where the spread decides (n°387), the levels play the
 //! tenue out ([`crate::tenue`]).
 //!

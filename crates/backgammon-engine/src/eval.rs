@@ -114,12 +114,27 @@ impl Evaluator {
         EV.get_or_init(|| Evaluator::from_bytes(SHIPPED).expect("the shipped weights load"))
     }
 
-    /// Reads an evaluator from a weights file's bytes.
+    /// Reads an evaluator from a weights file's bytes. Files of the first input layout (210
+    /// inputs, before the hit and escape shares) are read with those inputs at zero weight.
     ///
     /// # Errors
     /// [`WeightsError`] when the bytes are not a weights file for these inputs.
     pub fn from_bytes(bytes: &[u8]) -> Result<Evaluator, WeightsError> {
-        let (nets, games) = net::load(bytes, &[INPUTS, INPUTS])?;
+        let (nets, games) = match net::load(bytes, &[INPUTS, INPUTS]) {
+            Ok(loaded) => loaded,
+            Err(WeightsError::Shape { .. }) => {
+                // A file of the first input layout: its nets, the new inputs at zero weight.
+                const V1: usize = 2 * crate::encode::PER_SIDE_V1;
+                let (nets, games) = net::load(bytes, &[V1, V1])
+                    .map_err(|_| net::load(bytes, &[INPUTS, INPUTS]).unwrap_err())?;
+                let map = crate::encode::v1_input_map();
+                (
+                    nets.iter().map(|n| n.remap_inputs(INPUTS, &map)).collect(),
+                    games,
+                )
+            }
+            Err(e) => return Err(e),
+        };
         Ok(Evaluator { nets, games })
     }
 
@@ -213,7 +228,7 @@ pub fn bearoff_probs(pos: &Position) -> Probs {
 
 /// Makes net outputs consistent: gammons no likelier than wins, backgammons no likelier than
 /// gammons, and no gammon a side can no longer lose.
-fn sanitize(p: &mut Probs, pos: &Position) {
+pub(crate) fn sanitize(p: &mut Probs, pos: &Position) {
     for v in p.iter_mut() {
         *v = v.clamp(0.0, 1.0);
     }

@@ -37,6 +37,7 @@ pub mod net;
 pub mod player;
 pub mod rollout;
 pub mod search;
+pub mod supervised;
 pub mod train;
 
 pub use search::MAX_LEVEL;

@@ -134,6 +134,28 @@ impl Net {
         self.hidden
     }
 
+    /// The same net over `inputs` inputs, old input `i` becoming input `map[i]`; the inputs no
+    /// old one maps to start with zero weights, so the new net computes what the old one did
+    /// until it is trained (how weights files of an earlier input layout are read).
+    ///
+    /// # Panics
+    /// If `map` does not have one entry per old input, or maps outside `inputs`.
+    #[must_use]
+    pub fn remap_inputs(&self, inputs: usize, map: &[usize]) -> Net {
+        assert_eq!(map.len(), self.inputs, "one new index per old input");
+        let h = self.hidden;
+        let mut w1 = vec![0.0; inputs * h];
+        for (old, &new) in map.iter().enumerate() {
+            assert!(new < inputs, "input {new} is outside the new {inputs}");
+            w1[new * h..(new + 1) * h].copy_from_slice(&self.w1[old * h..(old + 1) * h]);
+        }
+        Net {
+            inputs,
+            w1,
+            ..self.clone()
+        }
+    }
+
     /// Runs the net on `x` (length [`Net::inputs`]; zero inputs cost nothing), leaving the
     /// hidden layer and outputs in `act`.
     pub fn forward(&self, x: &[f32], act: &mut Activations) {

@@ -1,0 +1,224 @@
+//! `tablier train backgammon-label` and `backgammon-fit`: positions from the engine's own
+//! games labelled by its n-ply search (on every core, into a text file that a later run appends
+//! to), then the nets fitted to those labels with a held-out loss.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tablier_backgammon_engine::eval::Scratch;
+use tablier_backgammon_engine::supervised::{
+    draw_positions, fit_epoch, label, loss, parse_line, to_line, Loss, Sample,
+};
+
+use crate::cmd::backgammon::evaluator;
+use crate::common::{for_each_index, interrupted, progress};
+
+/// `tablier train backgammon-label`.
+#[derive(Args)]
+pub struct LabelArgs {
+    /// Self-play games to draw positions from.
+    #[arg(long, default_value_t = 1_000)]
+    games: u64,
+    /// Depth of the labels' search (1 to 3).
+    #[arg(long, default_value_t = 2)]
+    plies: u32,
+    /// Share of each game's positions that are labelled (0 to 1).
+    #[arg(long, default_value_t = 0.25)]
+    sample: f64,
+    /// Chance that a self-play move is one of the three best drawn at random.
+    #[arg(long, default_value_t = 0.1)]
+    explore: f64,
+    /// Seed of the games' dice (game `g` uses the seed and `g`: another seed, other games).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Weights that play and search (default: the shipped ones).
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// File the labelled positions are appended to, one per line (Position ID and five
+    /// probabilities).
+    #[arg(long)]
+    out: PathBuf,
+    /// No progress bar (for logs).
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs `tablier train backgammon-label`.
+pub fn label_run(args: &LabelArgs) -> Result<()> {
+    if !(1..=3).contains(&args.plies) {
+        bail!("--plies is 1, 2 or 3");
+    }
+    if !(0.0..=1.0).contains(&args.sample) || !(0.0..=1.0).contains(&args.explore) {
+        bail!("--sample and --explore are between 0 and 1");
+    }
+    let ev = evaluator(args.weights.as_deref())?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .with_context(|| format!("opening {}", args.out.display()))?;
+    let out = Mutex::new(std::io::BufWriter::new(file));
+    let stop = interrupted();
+    let bar = progress(args.games, args.quiet, "games");
+    let labels = AtomicU64::new(0);
+    let started = Instant::now();
+    let failed: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    for_each_index(args.threads, args.games, stop, |g| {
+        let mut rng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g);
+        let mut s = Scratch::default();
+        let mut lines = String::new();
+        for pos in draw_positions(&ev, args.explore, &mut rng, &mut s) {
+            if !rng.gen_bool(args.sample) {
+                continue;
+            }
+            if stop.load(Ordering::Relaxed) {
+                return; // this game's labels are dropped whole
+            }
+            let target = label(&ev, &pos, args.plies, &mut s);
+            lines += &to_line(&Sample { pos, target });
+            lines.push('\n');
+            labels.fetch_add(1, Ordering::Relaxed);
+        }
+        let mut w = out.lock().expect("the writer is not poisoned");
+        if let Err(e) = w.write_all(lines.as_bytes()).and_then(|()| w.flush()) {
+            *failed.lock().expect("not poisoned") = Some(e.into());
+            stop.store(true, Ordering::Relaxed);
+        }
+        bar.inc(1);
+        bar.set_message(format!("{} labels", labels.load(Ordering::Relaxed)));
+    });
+    bar.finish();
+    if let Some(e) = failed.into_inner().expect("not poisoned") {
+        return Err(e.context(format!("writing {}", args.out.display())));
+    }
+    eprintln!(
+        "{} positions labelled at {} plies in {:.0} s, appended to {}",
+        labels.load(Ordering::Relaxed),
+        args.plies,
+        started.elapsed().as_secs_f64(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// `tablier train backgammon-fit`.
+#[derive(Args)]
+pub struct FitArgs {
+    /// Files of labelled positions (from `train backgammon-label`).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Weights to start from (default: the shipped ones).
+    #[arg(long)]
+    weights: Option<PathBuf>,
+    /// Where the fitted weights go (those of the epoch with the lowest held-out loss).
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    epochs: u32,
+    /// Learning rate of the first epoch.
+    #[arg(long, default_value_t = 0.01)]
+    alpha: f32,
+    /// Each epoch's learning rate is the previous one's times this.
+    #[arg(long, default_value_t = 0.8)]
+    decay: f32,
+    /// Share of the positions held out to measure the fit (0: measure it on the positions
+    /// fitted and keep the last epoch).
+    #[arg(long, default_value_t = 0.05)]
+    held_out: f64,
+    /// Seed of the split and of the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn show(what: &str, l: &Loss) -> String {
+    format!(
+        "{what}: cross-entropy {:.5}, equity error {:.4} ({} positions)",
+        l.cross_entropy, l.equity_error, l.samples
+    )
+}
+
+/// Runs `tablier train backgammon-fit`.
+pub fn fit_run(args: &FitArgs) -> Result<()> {
+    if !(0.0..0.9).contains(&args.held_out) {
+        bail!("--held-out is a share below 0.9");
+    }
+    let mut ev = evaluator(args.weights.as_deref())?;
+    let mut samples = Vec::new();
+    for path in &args.data {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+        for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
+            let line = line.with_context(|| format!("reading {}", path.display()))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let s = parse_line(&line)
+                .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?;
+            samples.push(s);
+        }
+    }
+    if samples.len() < 20 {
+        bail!("{} labelled positions are too few to fit", samples.len());
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    use rand::seq::SliceRandom;
+    samples.shuffle(&mut rng);
+    // With nothing held out the loss is measured on the positions fitted, and the last epoch
+    // is kept.
+    let held = (samples.len() as f64 * args.held_out) as usize;
+    let (test, train) = match samples.split_at(held) {
+        ([], all) => (all, all),
+        split => split,
+    };
+    let measured = if held == 0 { "fitted" } else { "held out" };
+    eprintln!(
+        "{} positions: {} to fit, {held} held out",
+        samples.len(),
+        train.len()
+    );
+    let mut best = loss(&ev, test);
+    eprintln!("{}", show(&format!("start, {measured}"), &best));
+    let mut best_ev = ev.clone();
+    let stop = interrupted();
+    let mut alpha = args.alpha;
+    for epoch in 1..=args.epochs {
+        if stop.load(Ordering::Relaxed) {
+            eprintln!("interrupted");
+            break;
+        }
+        let t = Instant::now();
+        fit_epoch(&mut ev, train, alpha, &mut rng);
+        let l = loss(&ev, test);
+        eprintln!(
+            "{} (alpha {alpha:.5}, {:.0} s)",
+            show(&format!("epoch {epoch}, {measured}"), &l),
+            t.elapsed().as_secs_f64()
+        );
+        if held == 0 || l.cross_entropy < best.cross_entropy {
+            best = l;
+            best_ev = ev.clone();
+        }
+        alpha *= args.decay;
+    }
+    let tmp = args.out.with_extension("tmp");
+    std::fs::write(&tmp, best_ev.to_bytes())
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
+    eprintln!(
+        "{}; wrote {}",
+        show(&format!("kept, {measured}"), &best),
+        args.out.display()
+    );
+    Ok(())
+}

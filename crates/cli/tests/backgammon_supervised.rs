@@ -1,0 +1,101 @@
+//! `tablier train backgammon-label` and `backgammon-fit`: a short run labels positions of its
+//! own games into a file that a second run appends to, a fit from that file writes weights
+//! that the engine reads and that fit the labels better than the weights they started from,
+//! and bad input is refused with the reason, leaving no weights behind.
+
+use std::process::Output;
+
+use tablier_backgammon_engine::eval::Evaluator;
+use tablier_backgammon_engine::supervised::{loss, parse_line};
+use tablier_test_support::process::{output_text as text, run};
+
+fn tablier(args: &[&str]) -> Output {
+    run(env!("CARGO_BIN_EXE_tablier"), args)
+}
+
+#[test]
+fn labels_append_and_a_fit_gets_closer_to_them() {
+    let d = std::env::temp_dir().join(format!("tablier-bg-sup-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let path = |name: &str| d.join(name).to_str().unwrap().to_owned();
+    let (labels, weights) = (path("labels.txt"), path("fit.tbg"));
+    let label = |seed: &str| {
+        tablier(&[
+            "train",
+            "backgammon-label",
+            "--games",
+            "6",
+            "--plies",
+            "1",
+            "--sample",
+            "1",
+            "--threads",
+            "2",
+            "--seed",
+            seed,
+            "--quiet",
+            "--out",
+            &labels,
+        ])
+    };
+    let o = label("1");
+    assert!(o.status.success(), "{}", text(&o));
+    let first = std::fs::read_to_string(&labels).unwrap().lines().count();
+    assert!(first > 100, "{first} labels from six games");
+    let o = label("2");
+    assert!(o.status.success(), "{}", text(&o));
+    let all = std::fs::read_to_string(&labels).unwrap();
+    let samples: Vec<_> = all.lines().map(|l| parse_line(l).unwrap()).collect();
+    assert!(samples.len() > first, "the second run appends");
+
+    let o = tablier(&[
+        "train",
+        "backgammon-fit",
+        "--data",
+        &labels,
+        "--epochs",
+        "4",
+        "--alpha",
+        "0.02",
+        "--held-out",
+        "0",
+        "--out",
+        &weights,
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("epoch 4, fitted"), "{}", text(&o));
+    let fitted = Evaluator::from_bytes(&std::fs::read(&weights).unwrap()).unwrap();
+    let (before, after) = (
+        loss(Evaluator::shipped(), &samples),
+        loss(&fitted, &samples),
+    );
+    assert!(
+        after.cross_entropy < before.cross_entropy,
+        "{before:?} -> {after:?}"
+    );
+
+    // A malformed line: the file and line are named, no weights are written.
+    let bad = path("bad.txt");
+    let out2 = path("never.tbg");
+    std::fs::write(
+        &bad,
+        format!(
+            "{}\n4HPwATDgc/ABMA 0.5 0.2 2.0 0.1 0.0\n",
+            all.lines().next().unwrap()
+        ),
+    )
+    .unwrap();
+    let o = tablier(&["train", "backgammon-fit", "--data", &bad, "--out", &out2]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("bad.txt:2"), "{}", text(&o));
+    assert!(text(&o).contains("not between 0 and 1"), "{}", text(&o));
+    assert!(!std::path::Path::new(&out2).exists());
+    // Too few positions, and a depth the labeller refuses.
+    std::fs::write(&bad, all.lines().take(5).collect::<Vec<_>>().join("\n")).unwrap();
+    let o = tablier(&["train", "backgammon-fit", "--data", &bad, "--out", &out2]);
+    assert!(text(&o).contains("too few"), "{}", text(&o));
+    let o = tablier(&["train", "backgammon-label", "--plies", "4", "--out", &bad]);
+    assert!(text(&o).contains("--plies is 1, 2 or 3"), "{}", text(&o));
+    assert!(!std::path::Path::new(&out2).exists());
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -98,6 +98,7 @@ struct Masks {
     made: u32,
 }
 
+#[cfg(test)]
 impl Masks {
     fn of(side: &[u8; 25]) -> Masks {
         let (mut blots, mut made) = (0u32, 0u32);
@@ -115,6 +116,7 @@ impl Masks {
 }
 
 /// Bit q (1..=25, 25 his bar) when the side has a checker on its point q.
+#[cfg(test)]
 fn occupied(side: &[u8; 25]) -> u32 {
     let mut m = 0u32;
     for (i, &n) in side.iter().enumerate() {
@@ -142,10 +144,10 @@ fn share(rolls: u32) -> f32 {
     (2 * (rolls & !DOUBLES).count_ones() + (rolls & DOUBLES).count_ones()) as f32 / 36.0
 }
 
-/// What the other side's next roll threatens (his checkers `his`, from [`occupied`]): the
-/// share of his 36 rolls that hit one of our blots, and the pips we expect to lose by it (the
-/// farthest-advanced blot he can hit with each roll, counted from his side: a blot on his
-/// point t loses us t pips).
+/// What the other side's next roll threatens (`his`: bit q when he has a checker on his point
+/// q, 25 his bar): the share of his 36 rolls that hit one of our blots, and the pips we expect
+/// to lose by it (with each roll, the farthest-advanced blot he can hit: a blot on his point
+/// t loses us t pips).
 fn hits(us: Masks, his: u32) -> (f32, f32) {
     if us.blots == 0 {
         return (0.0, 0.0);
@@ -222,9 +224,18 @@ struct Shape {
 
 impl Shape {
     fn of(side: &[u8; 25]) -> Shape {
+        // One branch-free pass: the masks of Masks::of and the bits of occupied().
+        let (mut blots, mut made, mut occupied) = (0u32, 0u32, 0u32);
+        for (i, &n) in side.iter().enumerate() {
+            occupied |= u32::from(n > 0) << (i + 1);
+            if i < 24 {
+                blots |= u32::from(n == 1) << (24 - i);
+                made |= u32::from(n >= 2) << (24 - i);
+            }
+        }
         Shape {
-            masks: Masks::of(side),
-            occupied: occupied(side),
+            masks: Masks { blots, made },
+            occupied,
         }
     }
 }
@@ -374,6 +385,24 @@ mod tests {
         // Nobody to hit.
         let (me, them) = sides(&[(6, 15)], &[(21, 1), (1, 14)]);
         assert_eq!(hits(Masks::of(&me), occupied(&them)).0, 0.0);
+    }
+
+    #[test]
+    fn shapes_agree_with_their_parts() {
+        let mut rng = 1u64;
+        for _ in 0..200 {
+            let mut side = [0u8; 25];
+            for n in side.iter_mut() {
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                *n = (rng >> 60) as u8 % 4;
+            }
+            let s = Shape::of(&side);
+            let m = Masks::of(&side);
+            assert_eq!((s.masks.blots, s.masks.made), (m.blots, m.made));
+            assert_eq!(s.occupied, occupied(&side));
+        }
     }
 
     #[test]

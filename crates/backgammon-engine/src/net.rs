@@ -156,6 +156,36 @@ impl Net {
         }
     }
 
+    /// The same net with `hidden` hidden units (no fewer than it has): the new units start
+    /// with small random input weights and no weight to the outputs, so the net computes what
+    /// it did until it is trained.
+    #[must_use]
+    pub fn widen_hidden(&self, hidden: usize, rng: &mut impl Rng) -> Net {
+        let (old, inputs) = (self.hidden, self.inputs);
+        assert!(hidden >= old, "a net is widened, never narrowed");
+        let scale = 0.1 / (inputs as f32).sqrt();
+        let mut w1 = Vec::with_capacity(inputs * hidden);
+        for i in 0..inputs {
+            w1.extend_from_slice(&self.w1[i * old..(i + 1) * old]);
+            w1.extend((old..hidden).map(|_| rng.gen_range(-scale..scale)));
+        }
+        let mut b1 = self.b1.clone();
+        b1.resize(hidden, 0.0);
+        let mut w2 = Vec::with_capacity(OUTPUTS * hidden);
+        for o in 0..OUTPUTS {
+            w2.extend_from_slice(&self.w2[o * old..(o + 1) * old]);
+            w2.resize((o + 1) * hidden, 0.0);
+        }
+        Net {
+            inputs,
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2: self.b2.clone(),
+        }
+    }
+
     /// Runs the net on `x` (length [`Net::inputs`]; zero inputs cost nothing), leaving the
     /// hidden layer and outputs in `act`.
     pub fn forward(&self, x: &[f32], act: &mut Activations) {
@@ -373,6 +403,28 @@ mod tests {
             let rel = (fast_exp(x) - x.exp()).abs() / x.exp();
             assert!(rel < 1e-5, "{x}: {rel}");
             x += 0.037;
+        }
+    }
+
+    #[test]
+    fn widened_and_remapped_nets_compute_what_they_did() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let net = Net::random(4, 3, &mut rng);
+        let x = [1.0, 0.0, 0.5, 2.0];
+        let mut a = Activations::default();
+        net.forward(&x, &mut a);
+        let mut b = Activations::default();
+        let wide = net.widen_hidden(7, &mut rng);
+        assert_eq!(wide.hidden(), 7);
+        wide.forward(&x, &mut b);
+        for o in 0..OUTPUTS {
+            assert!((a.out[o] - b.out[o]).abs() < 1e-6);
+        }
+        // Inputs 0..4 become 0, 1, 3, 5 of six; the new ones (2 and 4) start without weight.
+        let remapped = net.remap_inputs(6, &[0, 1, 3, 5]);
+        remapped.forward(&[1.0, 0.0, 9.0, 0.5, 9.0, 2.0], &mut b);
+        for o in 0..OUTPUTS {
+            assert!((a.out[o] - b.out[o]).abs() < 1e-6);
         }
     }
 

@@ -99,16 +99,33 @@ pub struct Loss {
     pub equity_error: f64,
 }
 
-/// The nets' losses on `samples`.
+/// The nets' losses on `samples`, all classes together.
 #[must_use]
 pub fn loss(ev: &Evaluator, samples: &[Sample]) -> Loss {
+    let [c, r] = loss_by_net(ev, samples);
+    let n = c.samples + r.samples;
+    if n == 0 {
+        return Loss::default();
+    }
+    let mean = |a: f64, b: f64| (a * c.samples as f64 + b * r.samples as f64) / n as f64;
+    Loss {
+        samples: n,
+        cross_entropy: mean(c.cross_entropy, r.cross_entropy),
+        equity_error: mean(c.equity_error, r.equity_error),
+    }
+}
+
+/// The losses of the contact net and of the race net, each on its own positions of `samples`.
+#[must_use]
+pub fn loss_by_net(ev: &Evaluator, samples: &[Sample]) -> [Loss; 2] {
     let mut x = vec![0.0f32; INPUTS];
     let mut act = Activations::default();
-    let mut l = Loss::default();
+    let mut out = [Loss::default(); 2];
     for smp in samples {
         let Some(which) = net_of(&smp.pos) else {
             continue;
         };
+        let l = &mut out[which];
         encode(&smp.pos, &mut x);
         ev.nets[which].forward(&x, &mut act);
         for k in 0..OUTPUTS {
@@ -126,11 +143,13 @@ pub fn loss(ev: &Evaluator, samples: &[Sample]) -> Loss {
         l.equity_error += f64::from((equity(&p) - equity(&smp.target)).abs());
         l.samples += 1;
     }
-    if l.samples > 0 {
-        l.cross_entropy /= l.samples as f64;
-        l.equity_error /= l.samples as f64;
+    for l in &mut out {
+        if l.samples > 0 {
+            l.cross_entropy /= l.samples as f64;
+            l.equity_error /= l.samples as f64;
+        }
     }
-    l
+    out
 }
 
 /// One pass of stochastic gradient descent over `samples` in a random order, learning rate

@@ -12,9 +12,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tablier_backgammon_engine::eval::Scratch;
+use tablier_backgammon_engine::eval::{Evaluator, Scratch};
 use tablier_backgammon_engine::supervised::{
-    draw_positions, fit_epoch, label, loss, parse_line, to_line, Loss, Sample,
+    draw_positions, fit_epoch, label, loss, loss_by_net, parse_line, to_line, Loss, Sample,
 };
 
 use crate::cmd::backgammon::evaluator;
@@ -139,13 +139,19 @@ pub struct FitArgs {
     /// Seed of the split and of the order of the positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Widen each net to this many hidden units first (the new ones start with no say).
+    #[arg(long)]
+    hidden: Option<usize>,
 }
 
-fn show(what: &str, l: &Loss) -> String {
-    format!(
-        "{what}: cross-entropy {:.5}, equity error {:.4} ({} positions)",
-        l.cross_entropy, l.equity_error, l.samples
-    )
+fn show(what: &str, ev: &Evaluator, samples: &[Sample]) -> (Loss, String) {
+    let [c, r] = loss_by_net(ev, samples);
+    let l = loss(ev, samples);
+    let text = format!(
+        "{what}: cross-entropy {:.5}, equity error {:.4} (contact {:.4}, race {:.4}; {} positions)",
+        l.cross_entropy, l.equity_error, c.equity_error, r.equity_error, l.samples
+    );
+    (l, text)
 }
 
 /// Runs `tablier train backgammon-fit`.
@@ -154,6 +160,18 @@ pub fn fit_run(args: &FitArgs) -> Result<()> {
         bail!("--held-out is a share below 0.9");
     }
     let mut ev = evaluator(args.weights.as_deref())?;
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    if let Some(h) = args.hidden {
+        if h < ev.nets[0].hidden() || h > 4096 {
+            bail!(
+                "--hidden widens the nets: at least {} and at most 4096",
+                ev.nets[0].hidden()
+            );
+        }
+        for net in &mut ev.nets {
+            *net = net.widen_hidden(h, &mut rng);
+        }
+    }
     let mut samples = Vec::new();
     for path in &args.data {
         let file =
@@ -171,7 +189,6 @@ pub fn fit_run(args: &FitArgs) -> Result<()> {
     if samples.len() < 20 {
         bail!("{} labelled positions are too few to fit", samples.len());
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     use rand::seq::SliceRandom;
     samples.shuffle(&mut rng);
     // With nothing held out the loss is measured on the positions fitted, and the last epoch
@@ -187,8 +204,8 @@ pub fn fit_run(args: &FitArgs) -> Result<()> {
         samples.len(),
         train.len()
     );
-    let mut best = loss(&ev, test);
-    eprintln!("{}", show(&format!("start, {measured}"), &best));
+    let (mut best, text) = show(&format!("start, {measured}"), &ev, test);
+    eprintln!("{text}");
     let mut best_ev = ev.clone();
     let stop = interrupted();
     let mut alpha = args.alpha;
@@ -199,10 +216,9 @@ pub fn fit_run(args: &FitArgs) -> Result<()> {
         }
         let t = Instant::now();
         fit_epoch(&mut ev, train, alpha, &mut rng);
-        let l = loss(&ev, test);
+        let (l, text) = show(&format!("epoch {epoch}, {measured}"), &ev, test);
         eprintln!(
-            "{} (alpha {alpha:.5}, {:.0} s)",
-            show(&format!("epoch {epoch}, {measured}"), &l),
+            "{text} (alpha {alpha:.5}, {:.0} s)",
             t.elapsed().as_secs_f64()
         );
         if held == 0 || l.cross_entropy < best.cross_entropy {
@@ -215,10 +231,7 @@ pub fn fit_run(args: &FitArgs) -> Result<()> {
     std::fs::write(&tmp, best_ev.to_bytes())
         .with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
-    eprintln!(
-        "{}; wrote {}",
-        show(&format!("kept, {measured}"), &best),
-        args.out.display()
-    );
+    let (_, text) = show(&format!("kept, {measured}"), &best_ev, test);
+    eprintln!("{text}; wrote {}", args.out.display());
     Ok(())
 }

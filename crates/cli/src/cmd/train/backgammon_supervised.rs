@@ -76,7 +76,7 @@ pub fn label_run(args: &LabelArgs) -> Result<()> {
     for_each_index(args.threads, args.games, stop, |g| {
         let mut rng = ChaCha8Rng::seed_from_u64(args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g);
         let mut s = Scratch::default();
-        let mut lines = String::new();
+        let (mut lines, mut count) = (String::new(), 0);
         for pos in draw_positions(&ev, args.explore, &mut rng, &mut s) {
             if !rng.gen_bool(args.sample) {
                 continue;
@@ -87,12 +87,17 @@ pub fn label_run(args: &LabelArgs) -> Result<()> {
             let target = label(&ev, &pos, args.plies, &mut s);
             lines += &to_line(&Sample { pos, target });
             lines.push('\n');
-            labels.fetch_add(1, Ordering::Relaxed);
+            count += 1;
         }
         let mut w = out.lock().expect("the writer is not poisoned");
-        if let Err(e) = w.write_all(lines.as_bytes()).and_then(|()| w.flush()) {
-            *failed.lock().expect("not poisoned") = Some(e.into());
-            stop.store(true, Ordering::Relaxed);
+        match w.write_all(lines.as_bytes()).and_then(|()| w.flush()) {
+            Ok(()) => {
+                labels.fetch_add(count, Ordering::Relaxed);
+            }
+            Err(e) => {
+                *failed.lock().expect("not poisoned") = Some(e.into());
+                stop.store(true, Ordering::Relaxed);
+            }
         }
         bar.inc(1);
         bar.set_message(format!("{} labels", labels.load(Ordering::Relaxed)));

@@ -7,7 +7,7 @@
 
 use rand::seq::SliceRandom;
 use rand::Rng;
-use tablier_backgammon::{Position, Roll};
+use tablier_backgammon::Position;
 
 use crate::encode::{encode, INPUTS};
 use crate::eval::{classify, equity, Class, Evaluator, Probs, Scratch};
@@ -48,12 +48,7 @@ pub fn draw_positions(
     let mut plays = Vec::with_capacity(64);
     let mut first = true;
     loop {
-        let roll = loop {
-            let r = Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("dice are 1 to 6");
-            if !(first && r.is_double()) {
-                break r;
-            }
-        };
+        let roll = crate::train::throw(rng, first);
         if !first && matches!(classify(&pos), Class::Contact | Class::Race) {
             out.push(pos);
         }

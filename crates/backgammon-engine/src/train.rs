@@ -13,6 +13,17 @@ use crate::eval::{classify, invert, terminal_for_winner, Class, Evaluator, Probs
 use crate::eval::{NET_CONTACT, NET_RACE};
 use crate::net::Activations;
 
+/// A roll of two dice from `rng`; the opening roll (`opening`) is never a double, so doubles
+/// are thrown again.
+pub fn throw(rng: &mut impl Rng, opening: bool) -> Roll {
+    loop {
+        let r = Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("dice are 1 to 6");
+        if !(opening && r.is_double()) {
+            return r;
+        }
+    }
+}
+
 /// Training settings.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
@@ -106,14 +117,7 @@ impl Trainer {
         let mut first = true;
         let final_probs: Probs;
         loop {
-            let roll = loop {
-                let r = Roll::new(self.rng.gen_range(1..=6), self.rng.gen_range(1..=6))
-                    .expect("dice are 1 to 6");
-                // The opening roll is never a double.
-                if !(first && r.is_double()) {
-                    break r;
-                }
-            };
+            let roll = throw(&mut self.rng, first);
             first = false;
             let class = classify(&pos);
             history.push((pos, class));
@@ -202,12 +206,7 @@ pub fn duel(a: &Evaluator, b: &Evaluator, games: u32, seed: u64) -> f64 {
         let mut a_to_move = a_first;
         let mut first = true;
         loop {
-            let roll = loop {
-                let r = Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("dice");
-                if !(first && r.is_double()) {
-                    break r;
-                }
-            };
+            let roll = throw(&mut rng, first);
             first = false;
             pos.legal_plays_into(roll, &mut plays);
             let best = if a_to_move {

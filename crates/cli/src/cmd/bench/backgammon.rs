@@ -287,12 +287,7 @@ fn duel_game(
     let mut plays = Vec::new();
     let mut first = true;
     loop {
-        let roll = loop {
-            let r = Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("dice");
-            if !(first && r.is_double()) {
-                break r;
-            }
-        };
+        let roll = tablier_backgammon_engine::train::throw(&mut rng, first);
         first = false;
         let result = if ours {
             let lvl = search::Level { plies, noise: 0.0 };

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use tablier_backgammon::{Play, Position};
 
-use crate::bearoff::{one_side, Bearoff};
+use crate::bearoff::{one_side, Bearoff, TwoSided, MAX_ROLLS};
 use crate::encode::{encode, INPUTS};
 use crate::net::{self, Activations, Net, WeightsError};
 
@@ -211,19 +211,38 @@ impl Evaluator {
     }
 }
 
-/// Exact probabilities when both sides bear off (gammons: none once a checker is off; a side
-/// with all fifteen still on the board is gammoned when the other finishes before it bears any
-/// off, counted as needing more rolls than the winner's total, which the one-sided database
-/// gives to within its own independence assumption).
+/// Probabilities when both sides bear off. Up to six checkers a side they are exact (the
+/// [`TwoSided`] database: both sides play for the win). Beyond, from the one-sided database:
+/// each side's distribution of the rolls it needs, taken as independent; a side that still has
+/// all fifteen checkers is gammoned when the other finishes before it bears its first one off.
+/// No backgammon is possible: every checker is on its own home board.
 #[must_use]
 pub fn bearoff_probs(pos: &Position) -> Probs {
-    let db = Bearoff::global();
     let me = one_side(pos);
     let them = one_side(&pos.flip());
+    if let Some(e) = TwoSided::global().lookup(&me, &them) {
+        return [e.win, 0.0, 0.0, 0.0, 0.0];
+    }
+    let db = Bearoff::global();
     let w = db.win_probability(&me, &them);
-    // Gammons in a pure bear-off only happen when a side has not borne any checker off and
-    // cannot in the rolls the other needs; rare enough to leave to zero.
-    [w, 0.0, 0.0, 0.0, 0.0]
+    let gammon = db.gammon_probability(&me, &them).min(w);
+    // The other side gammons us when he finishes at his roll k, after our k rolls.
+    let gammoned = db
+        .first_off_distribution(&me)
+        .map_or(0.0, |z| {
+            let y = db.distribution(&them);
+            let mut tail = 1.0 - z[0]; // P(Z >= k + 1), Z never 0 with fifteen on the board
+            let mut p = 0.0f32;
+            for k in 0..MAX_ROLLS {
+                p += y[k] * tail;
+                if k + 1 < MAX_ROLLS {
+                    tail -= z[k + 1];
+                }
+            }
+            p.clamp(0.0, 1.0)
+        })
+        .min(1.0 - w);
+    [w, gammon, 0.0, gammoned, 0.0]
 }
 
 /// Makes net outputs consistent: gammons no likelier than wins, backgammons no likelier than

@@ -153,6 +153,16 @@ pub fn cubeful_decisions(
     s: &mut Scratch,
 ) -> Vec<crate::cube::CubeDecision> {
     use crate::cube::{decide, rescale, CubeDecision};
+    // Money bear-offs of up to six checkers a side: the exact cubeful equities.
+    if cis.iter().all(|ci| ci.match_length == 0)
+        && crate::eval::classify(pos) == crate::eval::Class::Bearoff
+    {
+        let me = crate::bearoff::one_side(pos);
+        let them = crate::bearoff::one_side(&pos.flip());
+        if let Some(e) = crate::bearoff::TwoSided::global().lookup(&me, &them) {
+            return cis.iter().map(|ci| e.decision(ci)).collect();
+        }
+    }
     if plies == 0 || pos.is_over() {
         let p = ev.probs(pos, s);
         let x = crate::cube::cube_efficiency(crate::eval::classify(pos), pos.pip_count().0);

@@ -11,6 +11,7 @@ use std::process::{Command, Stdio};
 use rand::{Rng, SeedableRng};
 use tablier_backgammon::ids::{gnubg_id, MatchId};
 use tablier_backgammon::{Position, Roll};
+use tablier_backgammon_engine::bearoff::all_positions;
 use tablier_backgammon_engine::cube::{cube_efficiency, decide, CubeInfo};
 use tablier_backgammon_engine::eval::classify;
 
@@ -215,4 +216,141 @@ fn match_cube_decisions_mostly_agree_with_gnubg_given_its_probabilities() {
     // doubles earlier than gnubg's at some scores; takes agree closely.
     assert!(pct(same_double) >= 85.0);
     assert!(pct(same_take) >= 95.0);
+}
+
+/// Bear-offs of up to six checkers a side: gnubg reads them from its two-sided database
+/// (`gnubg_ts0.bd`, "Bearoff2"), cubeless chances and cubeful money equities both; ours are
+/// solved by our own programme. gnubg prints the equities to three decimals and stores them in
+/// 16 bits, hence the tolerances.
+#[test]
+fn two_sided_bearoff_equals_gnubg_bearoff2() {
+    use tablier_backgammon_engine::bearoff::{small_index, TwoSided, SMALL_POSITIONS};
+    let small: Vec<[u8; 6]> = all_positions()
+        .into_iter()
+        .filter(|p| small_index(p).is_some())
+        .collect();
+    assert_eq!(small.len(), SMALL_POSITIONS);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(6);
+    let mut cases = Vec::new();
+    while cases.len() < 300 {
+        let a = small[rng.gen_range(1..small.len())];
+        let b = small[rng.gen_range(1..small.len())];
+        cases.push((a, b));
+    }
+    let input: String = cases
+        .iter()
+        .map(|(a, b)| gnubg_id(&home_boards(a, b), &MatchId::default()) + "\n")
+        .collect();
+    let text = oracle(&input, false);
+    let db = TwoSided::global();
+    let (mut worst_p, mut worst_nd, mut worst_dt) = (0f32, 0f32, 0f32);
+    let mut n = 0;
+    for (line, (a, b)) in text.lines().zip(&cases) {
+        let (nums, _) = line.split_once(" | ").expect("numbers | action");
+        let f: Vec<f32> = nums
+            .split_whitespace()
+            .take(7)
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let e = db.lookup(a, b).unwrap();
+        let d = e.decision(&CubeInfo::money());
+        worst_p = worst_p.max((e.win - f[0]).abs());
+        worst_nd = worst_nd.max((d.no_double - f[5]).abs());
+        worst_dt = worst_dt.max((d.double_take - f[6]).abs());
+        assert!(
+            (e.win - f[0]).abs() < 1e-3,
+            "{a:?} {b:?}: win {} gnubg {}",
+            e.win,
+            f[0]
+        );
+        assert!(
+            (d.no_double - f[5]).abs() < 2e-3 && (d.double_take - f[6]).abs() < 2e-3,
+            "{a:?} against {b:?}: no double {:+.4} double/take {:+.4}, gnubg {:+.3} {:+.3}",
+            d.no_double,
+            d.double_take,
+            f[5],
+            f[6]
+        );
+        n += 1;
+    }
+    assert_eq!(n, cases.len());
+    eprintln!(
+        "{n} two-sided bear-offs equal to gnubg's Bearoff2 (largest differences: win {worst_p:.1e}, no double {worst_nd:.1e}, double/take {worst_dt:.1e})"
+    );
+}
+
+/// Bear-offs where a side still has all fifteen checkers: our gammon chances (the rolls to bear
+/// everything off against the rolls to bear the first checker off) against gnubg's one-sided
+/// evaluation ("Bearoff1", `gnubg_os0.bd` with its gammon distributions).
+#[test]
+fn bearoff_gammons_agree_with_gnubg() {
+    use tablier_backgammon_engine::eval::bearoff_probs;
+    let all = all_positions();
+    let full: Vec<[u8; 6]> = all
+        .iter()
+        .copied()
+        .filter(|p| p.iter().map(|&n| u32::from(n)).sum::<u32>() == 15 && p[..2] == [0, 0])
+        .collect();
+    // Fifteen checkers with none on the 1- and 2-points against a side short of its bear-off
+    // (up to four checkers), so that gammons are live.
+    let short: Vec<[u8; 6]> = all
+        .iter()
+        .copied()
+        .filter(|p| (1..=4).contains(&p.iter().map(|&n| u32::from(n)).sum::<u32>()))
+        .collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut cases = Vec::new();
+    while cases.len() < 200 {
+        let a = short[rng.gen_range(0..short.len())];
+        let b = full[rng.gen_range(0..full.len())];
+        // Half with the side on roll the one that has borne nothing off.
+        cases.push(if cases.len() % 2 == 0 {
+            home_boards(&a, &b)
+        } else {
+            home_boards(&b, &a)
+        });
+    }
+    let input: String = cases
+        .iter()
+        .map(|p| gnubg_id(p, &MatchId::default()) + "\n")
+        .collect();
+    let text = oracle(&input, false);
+    let (mut worst, mut sum, mut n, mut gammons) = (0f32, 0f32, 0, 0);
+    for (line, pos) in text.lines().zip(&cases) {
+        let f: Vec<f32> = line
+            .split_whitespace()
+            .take(5)
+            .map(|v| v.parse().unwrap())
+            .collect();
+        let ours = bearoff_probs(pos);
+        for k in [0, 1, 3] {
+            let d = (ours[k] - f[k]).abs();
+            worst = worst.max(d);
+            sum += d;
+            assert!(
+                d < 0.02,
+                "{}: ours {ours:?}, gnubg {f:?}",
+                gnubg_id(pos, &MatchId::default())
+            );
+        }
+        gammons += usize::from(f[1] > 0.01 || f[3] > 0.01);
+        n += 1;
+    }
+    assert_eq!(n, cases.len());
+    assert!(
+        gammons >= 50,
+        "only {gammons} positions with gammon chances"
+    );
+    eprintln!(
+        "{n} bear-offs with gammon chances ({gammons} above 1%): largest difference from gnubg {worst:.4}, mean {:.5}",
+        sum / (3 * n) as f32
+    );
+}
+
+/// Both sides on their home boards only: `a` for the side on roll, `b` for the other.
+fn home_boards(a: &[u8; 6], b: &[u8; 6]) -> Position {
+    let (mut me, mut them) = ([0u8; 25], [0u8; 25]);
+    me[..6].copy_from_slice(a);
+    them[..6].copy_from_slice(b);
+    Position::from_sides(&me, &them).unwrap()
 }

@@ -324,19 +324,74 @@ fn win_lose_values(p: &Probs, vals: &[f32; 6]) -> (f32, f32) {
 /// piecewise-linear line through (0, −L), the opponent's cash point (−1) when he has cube
 /// access, our cash point (+1) when we have it, and (1, +W).
 fn live_equity(p: f32, w: f32, l: f32, owner: Owner) -> f32 {
-    live_equity_ends(p, w, l, (l, w), owner)
+    live_equity_ends(p, money_points(w, l), (l, w), owner)
 }
 
-/// [`live_equity`] with the ends of the line set apart: the take and cash points come from
-/// `w` and `l` (what a doubled game is worth), the values at 0 and 1 from `ends` = (L, W) of
-/// a game played to the end without turning the cube (with the Jacoby rule and the cube in
-/// the middle: a single game, ±1).
-fn live_equity_ends(p: f32, w: f32, l: f32, ends: (f32, f32), owner: Owner) -> f32 {
-    let (l_end, w_end) = ends;
+/// Money take and cash points with a live cube, `(TP, CP)` in the winning chances of the
+/// player on roll: Janowski's `(L − ½) / (W + L + ½)` and `(L + 1) / (W + L + ½)`.
+fn money_points(w: f32, l: f32) -> (f32, f32) {
     let denom = (w + l + 0.5).max(1e-6);
+    (
+        ((l - 0.5) / denom).clamp(1e-6, 1.0 - 1e-6),
+        ((l + 1.0) / denom).clamp(1e-6, 1.0 - 1e-6),
+    )
+}
+
+/// In a match, the take and cash points `(TP, CP)` of the player on roll at each cube level
+/// from the present one (`ci.value`, level 0) up to the first level where the cube is dead for
+/// both sides, with the gammon rates of `p` at every level.
+///
+/// Janowski's points generalised by recursion from the top: where the cube is dead nobody
+/// cashes (TP 0, CP 1). One level down, the player takes a double when owning the cube at the
+/// next level is worth what passing is: his value owning it runs from the average loss at
+/// chance 0 up to cashing at his own cash point there (or, when he could not usefully redouble,
+/// to the average win at chance 1). His cash point is where the opponent, owning the next
+/// level's cube, is indifferent in the same way. Values are the rescaled match winning chances
+/// of [`outcome_values`] in units of the present cube, so the money formulas of
+/// [`money_points`] are what this gives with money values and no end to the levels.
+fn match_points(p: &Probs, ci: &CubeInfo) -> Vec<(f32, f32)> {
+    let my_away = ci.match_length.saturating_sub(ci.score[0]);
+    let opp_away = ci.match_length.saturating_sub(ci.score[1]);
+    let mut top = 0;
+    while (ci.value << top) < my_away.max(opp_away) && top < 12 {
+        top += 1;
+    }
+    let vals: Vec<[f32; 6]> = (0..=top)
+        .map(|k| outcome_values(ci, ci.value << k, ci.value))
+        .collect();
+    let mut pts = vec![(0.0f32, 1.0f32); top + 1];
+    for k in (0..top).rev() {
+        let next = ci.value << (k + 1);
+        let (w1, l1) = win_lose_values(p, &vals[k + 1]);
+        let (win_k, lose_k) = (vals[k][0], vals[k][3]);
+        // His take: he owns the next cube; the line from (0, −L') to his cash there.
+        let (x_end, v_end) = if my_away > next {
+            (pts[k + 1].1, vals[k + 1][0])
+        } else {
+            (1.0, w1)
+        };
+        let tp = (lose_k + l1) / (v_end + l1).max(1e-6) * x_end;
+        // The opponent's take: he owns the next cube; the line from our take point there (or
+        // from (0, −L') when he could not redouble) to (1, W').
+        let (x_start, v_start) = if opp_away > next {
+            (pts[k + 1].0, vals[k + 1][3])
+        } else {
+            (0.0, -l1)
+        };
+        let cp = x_start + (win_k - v_start) / (w1 - v_start).max(1e-6) * (1.0 - x_start);
+        pts[k] = (tp.clamp(1e-6, 1.0 - 1e-6), cp.clamp(1e-6, 1.0 - 1e-6));
+    }
+    pts
+}
+
+/// [`live_equity`] with the take and cash points given (`points`: from what a doubled game is
+/// worth) and the values at 0 and 1 set apart: `ends` = (L, W) of a game played to the end
+/// without turning the cube (with the Jacoby rule and the cube in the middle: a single game,
+/// ±1).
+fn live_equity_ends(p: f32, points: (f32, f32), ends: (f32, f32), owner: Owner) -> f32 {
+    let (l_end, w_end) = ends;
     // Our take point (where the opponent cashes) and our cash point, in our winning chances.
-    let tp = ((l - 0.5) / denom).clamp(1e-6, 1.0 - 1e-6);
-    let cp = ((l + 1.0) / denom).clamp(1e-6, 1.0 - 1e-6);
+    let (tp, cp) = points;
     let low = |p: f32| -l_end + (l_end - 1.0) * p / tp; // from (0, −L) to (TP, −1)
     let high = |p: f32| 1.0 + (w_end - 1.0) * (p - cp) / (1.0 - cp); // from (CP, 1) to (1, W)
     match owner {
@@ -387,7 +442,12 @@ pub fn cubeful_equity(p: &Probs, ci: &CubeInfo, x: f32) -> f32 {
         (Owner::Centre, false, true) => Owner::Opponent,
         _ => return dead,
     };
-    x * live_equity_ends(p[0], w, l, ends, owner) + (1.0 - x) * dead
+    let points = if ci.match_length == 0 {
+        money_points(w, l)
+    } else {
+        match_points(p, ci)[0]
+    };
+    x * live_equity_ends(p[0], points, ends, owner) + (1.0 - x) * dead
 }
 
 /// The cube decision for the player on roll, with cubeless probabilities `p` (before the
@@ -401,10 +461,21 @@ pub fn decide(p: &Probs, ci: &CubeInfo, x: f32) -> CubeDecision {
     let dead2 = p[0] * w2 - (1.0 - p[0]) * l2;
     let (w2h, l2h) = (w2 / 2.0, l2 / 2.0);
     // The taker's cube is live unless it already wins him the match.
-    let double_take = if ci.opponent_cube_live(ci.value * 2) {
+    let double_take = if !ci.opponent_cube_live(ci.value * 2) {
+        dead2
+    } else if ci.match_length == 0 {
         x * 2.0 * live_equity(p[0], w2h, l2h, Owner::Opponent) + (1.0 - x) * dead2
     } else {
-        dead2
+        // The opponent owns the doubled cube: from (0, −L') to our take point at that level,
+        // where he cashes (our loss of the doubled cube), then to (1, W').
+        let tp1 = match_points(p, ci).get(1).map_or(0.0, |pt| pt.0);
+        let lose2 = vals2[3];
+        let live = if p[0] < tp1 {
+            -l2 + (lose2 + l2) * p[0] / tp1
+        } else {
+            lose2 + (w2 - lose2) * (p[0] - tp1) / (1.0 - tp1).max(1e-6)
+        };
+        x * live + (1.0 - x) * dead2
     };
     CubeDecision::from_equities(no_double, double_take, ci)
 }
@@ -521,6 +592,36 @@ mod tests {
             ..owned
         };
         assert_eq!(decide(&p, &owned, 0.68), decide(&p, &owned_free, 0.68));
+    }
+
+    #[test]
+    fn match_points_are_money_points_far_from_the_end() {
+        // A long match at 0-0 values the cube almost as money does.
+        let p = [0.7, 0.2, 0.01, 0.05, 0.0];
+        let long = CubeInfo {
+            match_length: 25,
+            ..CubeInfo::money()
+        };
+        let (tp, cp) = match_points(&p, &long)[0];
+        let (w, l) = win_lose_values(&p, &outcome_values(&long, 1, 1));
+        let (mtp, mcp) = money_points(w, l);
+        assert!(
+            (tp - mtp).abs() < 0.02 && (cp - mcp).abs() < 0.02,
+            "{tp} {cp} / {mtp} {mcp}"
+        );
+        // At 2-away 2-away (no gammons) the cube is dead once turned: the taker needs what
+        // passing leaves him, 2-away against a Crawford 1-away (32.3% in the table), and the
+        // doubler cashes at 67.7%.
+        let p = [0.6, 0.0, 0.0, 0.0, 0.0];
+        let ci = CubeInfo {
+            match_length: 5,
+            score: [3, 3],
+            ..CubeInfo::money()
+        };
+        let (tp, cp) = match_points(&p, &ci)[0];
+        let crawford_trail = Met::kazaross_xg2().mwc(2, 1, false);
+        assert!((tp - crawford_trail).abs() < 1e-4, "{tp}");
+        assert!((cp - (1.0 - crawford_trail)).abs() < 1e-4, "{cp}");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use tablier_backgammon::game::{Action, Match, Options, Phase};
 use tablier_backgammon::notation::format_play;
+use tablier_backgammon::{Play, Position, Roll};
 use tablier_core::{Game, Side};
 
 use crate::cube::{self, CubeInfo, Owner};
@@ -142,7 +143,7 @@ pub struct Analysis {
 
 impl Analysis {
     /// Adds a decision and counts it in its player's totals.
-    fn record(&mut self, d: Decision) {
+    pub fn record(&mut self, d: Decision) {
         let st = &mut self.stats[d.side.index()];
         if matches!(d.kind, Kind::Play { .. }) {
             st.plays += 1;
@@ -167,9 +168,193 @@ pub struct AnalysisError {
     pub reason: String,
 }
 
-/// Analyses games given as their actions (as [`tablier_backgammon::record::replay_mat`] gives
-/// them): in a match the games follow each other; in money play each starts afresh. Checker
-/// plays are searched to `plies`; cube decisions are searched with the cube to `plies.min(2)`.
+/// A decision met in the replay of a record, before anyone judges it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// Game number (from 1).
+    pub game: u32,
+    /// Turn number in the game (from 1).
+    pub turn: u32,
+    /// Who decides.
+    pub side: Side,
+    /// The position, seen from the player on roll (for an answer to a double: the doubler).
+    pub position: Position,
+    /// The cube, seen from the same player.
+    pub cube: CubeInfo,
+    /// The decision.
+    pub kind: PointKind,
+}
+
+/// What is decided at a [`Point`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum PointKind {
+    /// A checker play with a choice: the roll, every legal play, the play made.
+    Play {
+        /// The dice.
+        roll: Roll,
+        /// The legal plays.
+        plays: Vec<Play>,
+        /// The play made.
+        played: Play,
+    },
+    /// Before the roll with the cube available: doubled, or rolled.
+    Cube {
+        /// He doubled.
+        doubled: bool,
+    },
+    /// The answer to a double.
+    Response {
+        /// Take, drop or beaver.
+        action: Action,
+    },
+}
+
+/// Replays games given as their actions (as [`tablier_backgammon::record::replay_mat`] gives
+/// them; in a match the games follow each other, in money play each starts afresh) and lists
+/// their decisions: checker plays with more than one legal play, cube actions where doubling
+/// was allowed, answers to doubles.
+///
+/// # Errors
+/// [`AnalysisError`] if an action is illegal.
+pub fn points(options: Options, games: &[Vec<Action>]) -> Result<Vec<Point>, AnalysisError> {
+    let mut out = Vec::new();
+    let mut m = Match::new(options);
+    for (g, actions) in games.iter().enumerate() {
+        if options.match_length == 0 {
+            m = Match::new(options);
+        }
+        let game = g as u32 + 1;
+        let mut turn_no = 0u32;
+        for (index, action) in actions.iter().enumerate() {
+            let point = |turn, side, kind| Point {
+                game,
+                turn,
+                side,
+                position: m.position(),
+                cube: cube_info(&m),
+                kind,
+            };
+            match (m.phase(), action) {
+                (Phase::Moving { roll }, Action::Play(play)) => {
+                    turn_no += 1;
+                    let plays = m.position().legal_plays(roll);
+                    if plays.len() > 1 {
+                        let kind = PointKind::Play {
+                            roll,
+                            plays,
+                            played: *play,
+                        };
+                        out.push(point(turn_no, m.turn(), kind));
+                    }
+                }
+                (Phase::BeforeRoll, Action::Double | Action::Roll) if m.may_double() => {
+                    let doubled = matches!(action, Action::Double);
+                    out.push(point(turn_no + 1, m.turn(), PointKind::Cube { doubled }));
+                }
+                (Phase::Doubled, Action::Take | Action::Drop | Action::Beaver) => {
+                    let kind = PointKind::Response {
+                        action: *action,
+                    };
+                    out.push(point(turn_no + 1, m.turn().opposite(), kind));
+                }
+                _ => {}
+            }
+            m.apply(action).map_err(|e| AnalysisError {
+                game,
+                index,
+                reason: e.to_string(),
+            })?;
+        }
+    }
+    Ok(out)
+}
+
+impl Analysis {
+    /// Records the checker play of `point` (a [`PointKind::Play`]), which lost `loss` against
+    /// the judge's best play, `best`.
+    ///
+    /// # Panics
+    /// If `point` is not a checker play.
+    pub fn add_play(&mut self, point: &Point, loss: f32, best: &Play) {
+        let PointKind::Play { roll, played, .. } = &point.kind else {
+            panic!("add_play takes a checker play");
+        };
+        self.record(Decision {
+            game: point.game,
+            turn: point.turn,
+            side: point.side,
+            kind: Kind::Play {
+                roll: roll.to_string(),
+                played: format_play(played),
+                best: format_play(best),
+            },
+            loss: loss.max(0.0),
+        });
+    }
+
+    /// Records the cube action or the answer of `point` judged by the cubeful equities, for the
+    /// player on roll (the doubler), of no double, double/take and double/pass. A roll that
+    /// loses nothing against doubling is not counted; every double and every answer is.
+    pub fn add_cube(&mut self, point: &Point, no_double: f32, double_take: f32, double_pass: f32) {
+        let d = cube::CubeDecision::from_equities(no_double, double_take, &point.cube);
+        let d = cube::CubeDecision { double_pass, ..d };
+        match &point.kind {
+            PointKind::Cube { doubled } => {
+                let double_value = d.double_take.min(d.double_pass);
+                let best_value = d.no_double.max(double_value);
+                let chosen = if *doubled { double_value } else { d.no_double };
+                let loss = (best_value - chosen).max(0.0);
+                if *doubled || loss > 0.0 {
+                    self.record(Decision {
+                        game: point.game,
+                        turn: point.turn,
+                        side: point.side,
+                        kind: Kind::Cube {
+                            action: if *doubled { "double" } else { "roll" },
+                            best: if d.double { "double" } else { "no double" },
+                        },
+                        loss,
+                    });
+                }
+            }
+            PointKind::Response { action } => {
+                // For the taker: taking is worth −D/T, dropping −D/P.
+                let take = -d.double_take;
+                let drop = -d.double_pass;
+                let (chosen, name) = match action {
+                    Action::Take => (take, "take"),
+                    Action::Beaver => (2.0 * take, "beaver"),
+                    _ => (drop, "drop"),
+                };
+                let beaver_ok = point.cube.beavers && point.cube.match_length == 0;
+                let best_value = if beaver_ok && take > 0.0 {
+                    2.0 * take
+                } else {
+                    take.max(drop)
+                };
+                let best = if beaver_ok && take > 0.0 {
+                    "beaver"
+                } else if take >= drop {
+                    "take"
+                } else {
+                    "drop"
+                };
+                self.record(Decision {
+                    game: point.game,
+                    turn: point.turn,
+                    side: point.side,
+                    kind: Kind::Response { action: name, best },
+                    loss: (best_value - chosen).max(0.0),
+                });
+            }
+            PointKind::Play { .. } => panic!("add_cube takes a cube action or an answer"),
+        }
+    }
+}
+
+/// Analyses games given as their actions (see [`points`]) with our engine: checker plays
+/// searched to `plies`, cube decisions searched with the cube to `plies.min(2)`. `progress`
+/// is told the number of games done.
 ///
 /// # Errors
 /// [`AnalysisError`] if an action is illegal.
@@ -182,108 +367,27 @@ pub fn analyse(
 ) -> Result<Analysis, AnalysisError> {
     let mut out = Analysis::default();
     let mut s = Scratch::default();
-    let mut m = Match::new(options);
     let filter = MoveFilter::default();
-    for (g, actions) in games.iter().enumerate() {
-        if options.match_length == 0 {
-            m = Match::new(options);
-        }
-        let game = g as u32 + 1;
-        let mut turn_no = 0u32;
-        for (index, action) in actions.iter().enumerate() {
-            let side = m.turn();
-            let pos = m.position();
-            let ci = cube_info(&m);
-            match (m.phase(), action) {
-                (Phase::Moving { roll }, Action::Play(play)) => {
-                    turn_no += 1;
-                    let plays = pos.legal_plays(roll);
-                    if plays.len() > 1 {
-                        let (best, best_p) = search::best_of(ev, &plays, plies, filter, &mut s);
-                        let played = plays.iter().position(|p| p.result == play.result);
-                        let played_p = match played {
-                            Some(i) if i == best => best_p,
-                            Some(i) => search::play_probs(ev, &plays[i], plies, &mut s),
-                            None => best_p,
-                        };
-                        let loss = (cubeless_value(&best_p, &ci) - cubeless_value(&played_p, &ci))
-                            .max(0.0);
-                        out.record(Decision {
-                            game,
-                            turn: turn_no,
-                            side,
-                            kind: Kind::Play {
-                                roll: roll.to_string(),
-                                played: format_play(play),
-                                best: format_play(&plays[best]),
-                            },
-                            loss,
-                        });
-                    }
-                }
-                (Phase::BeforeRoll, Action::Double | Action::Roll) if m.may_double() => {
-                    let d = search::cube_decision(ev, &pos, &ci, plies.min(2), &mut s);
-                    let double_value = d.double_take.min(d.double_pass);
-                    let best_value = d.no_double.max(double_value);
-                    let doubled = matches!(action, Action::Double);
-                    let chosen = if doubled { double_value } else { d.no_double };
-                    let loss = (best_value - chosen).max(0.0);
-                    if doubled || loss > 0.0 {
-                        out.record(Decision {
-                            game,
-                            turn: turn_no + 1,
-                            side,
-                            kind: Kind::Cube {
-                                action: if doubled { "double" } else { "roll" },
-                                best: if d.double { "double" } else { "no double" },
-                            },
-                            loss,
-                        });
-                    }
-                }
-                (Phase::Doubled, Action::Take | Action::Drop | Action::Beaver) => {
-                    // The position and cube as the doubler saw them when doubling.
-                    let d = search::cube_decision(ev, &pos, &ci, plies.min(2), &mut s);
-                    // For the taker: taking is worth −D/T, dropping −1.
-                    let take = -d.double_take;
-                    let drop = -d.double_pass;
-                    let (chosen, name) = match action {
-                        Action::Take => (take, "take"),
-                        Action::Beaver => (2.0 * take, "beaver"),
-                        _ => (drop, "drop"),
-                    };
-                    let beaver_ok = ci.beavers && options.match_length == 0;
-                    let best_value = if beaver_ok && take > 0.0 {
-                        2.0 * take
-                    } else {
-                        take.max(drop)
-                    };
-                    let best = if beaver_ok && d.beaver {
-                        "beaver"
-                    } else if d.take {
-                        "take"
-                    } else {
-                        "drop"
-                    };
-                    let loss = (best_value - chosen).max(0.0);
-                    let responder = m.turn().opposite();
-                    out.record(Decision {
-                        game,
-                        turn: turn_no + 1,
-                        side: responder,
-                        kind: Kind::Response { action: name, best },
-                        loss,
-                    });
-                }
-                _ => {}
+    for point in points(options, games)? {
+        progress(point.game as usize - 1);
+        let ci = &point.cube;
+        match &point.kind {
+            PointKind::Play { plays, played, .. } => {
+                let (best, best_p) = search::best_of(ev, plays, plies, filter, &mut s);
+                let played_p = match plays.iter().position(|p| p.result == played.result) {
+                    Some(i) if i == best => best_p,
+                    Some(i) => search::play_probs(ev, &plays[i], plies, &mut s),
+                    None => best_p,
+                };
+                let loss = cubeless_value(&best_p, ci) - cubeless_value(&played_p, ci);
+                out.add_play(&point, loss, &plays[best]);
             }
-            m.apply(action).map_err(|e| AnalysisError {
-                game,
-                index,
-                reason: e.to_string(),
-            })?;
+            PointKind::Cube { .. } | PointKind::Response { .. } => {
+                let d = search::cube_decision(ev, &point.position, ci, plies.min(2), &mut s);
+                out.add_cube(&point, d.no_double, d.double_take, d.double_pass);
+            }
         }
-        progress(g + 1);
     }
+    progress(games.len());
     Ok(out)
 }

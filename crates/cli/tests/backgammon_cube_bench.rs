@@ -94,3 +94,81 @@ fn gnubg_judges_our_cube_decisions_once() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tablier analyse --judge bgsage`: bgsage (PyPI, its own nets) judges every decision of a
+/// match gnubg played against itself; it meets the same decisions as our own analysis, and
+/// finds gnubg's play good (a few milli-points per decision).
+#[test]
+fn bgsage_judges_a_match_record() {
+    let mat = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../backgammon/tests/data/gnubg_selfplay_5pt.mat"
+    );
+    let python = tablier_test_support::python::gnubg();
+    let run = |extra: &[&str]| {
+        let out = Command::new(TABLIER)
+            .args(["analyse", mat, "--python"])
+            .arg(&python)
+            .args(extra)
+            .output()
+            .expect("tablier runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let totals = |text: &str| -> Vec<(u32, u32, f64)> {
+        text.lines()
+            .filter(|l| l.contains(" checker plays (loss "))
+            .map(|l| {
+                let n = |key: &str| -> u32 {
+                    let before = &l[..l.find(key).unwrap()];
+                    before.split_whitespace().last().unwrap().parse().unwrap()
+                };
+                let rate: f64 = l
+                    .split("error rate ")
+                    .nth(1)
+                    .unwrap()
+                    .split_whitespace()
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                (n(" checker plays"), n(" cube decisions"), rate)
+            })
+            .collect()
+    };
+    let (ok, sage, err) = run(&["--judge", "bgsage", "--judge-plies", "0"]);
+    assert!(ok, "{sage}\n{err}");
+    assert!(sage.contains("judged by bgsage 0-ply"), "{sage}");
+    let (ok, ours, err) = run(&["--ply", "0"]);
+    assert!(ok, "{ours}\n{err}");
+    let (a, b) = (totals(&sage), totals(&ours));
+    assert_eq!(a.len(), 2, "{sage}");
+    for ((plays, _, rate), (our_plays, _, _)) in a.iter().zip(&b) {
+        assert_eq!(plays, our_plays);
+        assert!(*plays > 50 && *rate < 15.0, "{sage}");
+    }
+    let (ok, _, err) = run(&["--judge", "bgsage", "--judge-plies", "4"]);
+    assert!(
+        !ok && err.contains("--judge-plies goes from 0 to 3"),
+        "{err}"
+    );
+    let out = Command::new(TABLIER)
+        .args([
+            "analyse",
+            mat,
+            "--judge",
+            "bgsage",
+            "--python",
+            "/nonexistent/python",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("cannot run /nonexistent/python"),
+        "{err}"
+    );
+}

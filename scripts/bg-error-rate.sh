@@ -37,15 +37,19 @@ for k in $(seq 0 $((MATCHES - 1))); do
 done
 python3 - "${reports[@]}" <<'EOF2'
 import re, sys
-tot = {}
+# The report's totals come in the .mat file's column order: tablier (player 0) first, gnubg
+# second, whatever names gnubg wrote in the file.
+tot = {'tablier': [0, 0.0, 0, 0.0], 'gnubg': [0, 0.0, 0, 0.0]}
 for path in sys.argv[1:]:
+    k = 0
     for line in open(path):
         m = re.match(r'^(\S+): (\d+) checker plays \(loss ([\d.]+)\), (\d+) cube decisions \(loss ([\d.]+)\)', line)
         if m:
-            t = tot.setdefault(m.group(1), [0, 0.0, 0, 0.0])
+            t = tot[('tablier', 'gnubg')[k]]
+            k += 1
             for i, v in enumerate(m.groups()[1:]):
                 t[i] += float(v)
-for name, (n, loss, c, closs) in sorted(tot.items()):
+for name, (n, loss, c, closs) in tot.items():
     print('SAGE %s: checker %.1f mEMG per unforced move (%d), cube %.1f per decision (%d), overall %.1f'
           % (name, 1000 * loss / max(n, 1), n, 1000 * closs / max(c, 1), c,
              1000 * (loss + closs) / max(n + c, 1)))

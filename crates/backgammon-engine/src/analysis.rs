@@ -252,9 +252,7 @@ pub fn points(options: Options, games: &[Vec<Action>]) -> Result<Vec<Point>, Ana
                     out.push(point(turn_no + 1, m.turn(), PointKind::Cube { doubled }));
                 }
                 (Phase::Doubled, Action::Take | Action::Drop | Action::Beaver) => {
-                    let kind = PointKind::Response {
-                        action: *action,
-                    };
+                    let kind = PointKind::Response { action: *action };
                     out.push(point(turn_no + 1, m.turn().opposite(), kind));
                 }
                 _ => {}

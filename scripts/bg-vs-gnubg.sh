@@ -7,7 +7,9 @@
 # LEVEL: tablier's level (default 5); PLIES: gnubg's plies for checker play and cube (default 2);
 # PAIRS: dice seeds (default 10, two games each); MATCH_LEN: 0 = money (default), L = L-point
 # matches. RESULTS (default target/bg-vs-gnubg/L<level>-P<plies>-M<len>-S<seed>.jsonl) keeps
-# every game: run the same command again to go on after an interruption.
+# every game: run the same command again to go on after an interruption. ANALYSE=J in the
+# environment has gnubg judge every game at J plies (scripts/bg_duplicate.py); TABLIER_ARGS
+# adds arguments to `tablier gnubg-external` (e.g. `--play-value cubeless`, `--weights W`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 level=${1:-5}
@@ -29,7 +31,8 @@ trap 'kill "${pids[@]}" 2>/dev/null || true; rm -f "${fifos[@]}"' EXIT
 for seat in 0 1; do
   fifo=$(mktemp -u); mkfifo "$fifo"; fifos+=("$fifo")
   st="$dir/stats-$$-$seat"; stats+=("$st"); rm -f "$st"
-  "$bin" gnubg-external --port 0 --level "$level" --seed $((SEED + seat)) --stats "$st" \
+  # shellcheck disable=SC2086
+  "$bin" gnubg-external --port 0 --level "$level" --seed $((SEED + seat)) --stats "$st" ${TABLIER_ARGS:-} \
     >"$fifo" 2>>"$dir/tablier.log" &
   pids+=($!)
   read -r first <"$fifo"

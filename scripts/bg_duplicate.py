@@ -12,6 +12,10 @@
 # only the seeds the file lacks (resumable; Ctrl-C loses at most the game in progress). A game
 # that gnubg leaves unfinished (no winner: Debian's gnubg 1.07 does it, rarely, after it
 # beavers) is kept in the file and its pair is left out of the score, with a count.
+#
+# ANALYSE=J (optional) has gnubg analyse every game at J plies (checker play and cube, cubeful)
+# once it is over and keeps both sides' errors in the results (EMG: normalised money points):
+# the report then says where the points went, checker play or cube, and the wrong cube actions.
 import gnubg, json, math, os, sys, time
 
 ports = os.environ['PORTS'].split()
@@ -21,6 +25,9 @@ seed0 = int(os.environ.get('SEED', '1'))
 length = int(os.environ.get('MATCH_LEN', '0'))
 results = os.environ['RESULTS']
 settings = {'plies': plies, 'match_length': length, 'level': os.environ.get('LEVEL', '?')}
+if os.environ.get('TABLIER_ARGS', '').strip():
+    settings['tablier_args'] = os.environ['TABLIER_ARGS'].strip()
+analyse = os.environ.get('ANALYSE', '')
 
 done = {}
 if os.path.exists(results):
@@ -49,6 +56,25 @@ GNUBG_PLAYER = ['chequerplay evaluation plies %d' % plies, 'cubedecision evaluat
 for c in ['set display off', 'set automatic game %s' % ('on' if length else 'off'),
           'set automatic roll on', 'set player 0 name p0', 'set player 1 name p1']:
     gnubg.command(c)
+if analyse:
+    for c in ['set analysis chequerplay evaluation plies %d' % int(analyse),
+              'set analysis cubedecision evaluation plies %d' % int(analyse),
+              'set analysis chequerplay evaluation cubeful on',
+              'set analysis cubedecision evaluation cubeful on']:
+        gnubg.command(c)
+ERRS = ('unforced', 'moves_error', 'close_cube', 'cube_error', 'wrong_take', 'wrong_drop',
+        'missed_double', 'wrong_double')
+
+
+def errors(m, side):
+    """One side's errors in an analysed game or match, from gnubg's statistics."""
+    st = m['stats'][side]
+    mv, cu = st['moves'], st['cube']
+    return {'unforced': mv['unforced-moves'], 'moves_error': round(abs(mv['error-skill']), 4),
+            'close_cube': cu['close-cube'], 'cube_error': round(abs(cu['error-skill']), 4),
+            'wrong_take': cu['wrong-take'], 'wrong_drop': cu['wrong-drop'],
+            'missed_double': cu['missed-double-below-cp'] + cu['missed-double-above-cp'],
+            'wrong_double': cu['wrong-double-below-dp'] + cu['wrong-double-above-tg']}
 
 
 def seat(tablier):
@@ -68,6 +94,11 @@ def play(seed, tablier):
     wall = time.time() - t
     m = gnubg.match(analysis=0, boards=0)
     me = 'XO'[tablier]
+    errs = None
+    if analyse:
+        gnubg.command('analyse match')
+        a = gnubg.match(analysis=1, boards=0, statistics=1)
+        errs = {'tablier': errors(a, me), 'gnubg': errors(a, 'XO'[1 - tablier])}
     won = lost = 0
     moves = {'tablier': 0, 'gnubg': 0}
     finished = True
@@ -87,6 +118,8 @@ def play(seed, tablier):
          'moves': moves}
     if length:
         r['match_won'] = finished and won >= length
+    if errs:
+        r['errors'] = errs
     return r
 
 
@@ -123,6 +156,20 @@ def report(final):
           % (head, plies, games, what, n, unit + 'es' if length else unit + 's', wins,
              sum(pair_sums), mean, unit, se,
              '; %d pairs left out, unfinished by gnubg' % unfinished if unfinished else ''))
+    judged = [r for r in done.values() if 'errors' in r]
+    if judged:
+        for who in ('tablier', 'gnubg'):
+            t = {k: sum(r['errors'][who][k] for r in judged) for k in ERRS}
+            print('%s errors: %s judged by gnubg %s-ply over %d games: checker %.3f EMG a game '
+                  '(%.1f mEMG over %d unforced moves), cube %.3f EMG a game (%.1f mEMG over %d '
+                  'close decisions; wrong takes %d, wrong drops %d, missed doubles %d, wrong '
+                  'doubles %d)' % (head, who, analyse or '?', len(judged),
+                                   t['moves_error'] / len(judged),
+                                   1000 * t['moves_error'] / max(t['unforced'], 1), t['unforced'],
+                                   t['cube_error'] / len(judged),
+                                   1000 * t['cube_error'] / max(t['close_cube'], 1),
+                                   t['close_cube'], t['wrong_take'], t['wrong_drop'],
+                                   t['missed_double'], t['wrong_double']))
     if final and played:
         t = sum(r['seconds'] for r in played)
         mv = [sum(r['moves'][w] for r in played) for w in ('tablier', 'gnubg')]
@@ -141,6 +188,6 @@ for k in range(pairs):
         played.append(r)
         out.write(json.dumps(r) + '\n')
         out.flush()
-    if (k + 1) % 5 == 0 and k + 1 < pairs:
+    if (k + 1) % 5 == 0 and k + 1 < pairs and played and played[-1]['seed'] == s:
         report(False)
 report(True)

@@ -4,7 +4,8 @@
 # OUT: JSON lines {"id", "p<N>": [no double, double/take, double/pass]} for each of PLIES
 # (default 2 3): gnubg's cubeful equities for the player on roll in units of the current cube
 # (gnubg's `eval`, cube decisions and the position both evaluated at N plies, its default
-# pruning), and "probs<N>", its cubeless probabilities at N plies. Resumable: positions already
+# pruning), and "probs<N>", its cubeless probabilities at N plies; where the player on roll
+# may not double (his opponent owns the cube), his cubeful equity three times. Resumable: positions already
 # in OUT are skipped, so an interrupted run goes on where it stopped. Progress goes to stderr.
 # A ply given as `sageN` asks bgsage (PyPI, MPL-2.0, its own nets: a judge that shares nothing
 # with gnubg) at N plies instead, written "s<N>" and "sprobs<N>"; money games only (Jacoby on,
@@ -60,11 +61,20 @@ ACTIONS = {'No double': 0, 'No redouble': 0, 'Double, take': 1, 'Redouble, take'
            'Double, pass': 2, 'Redouble, pass': 2, 'Double, beaver': 1, 'Redouble, beaver': 1}
 
 
-def verdict(text):
-    """The three cubeful equities of gnubg's cube analysis, and its cubeless probabilities."""
+def verdict(text, n):
+    """The three cubeful equities of gnubg's cube analysis, and its cubeless probabilities.
+    When the player on roll may not double (his opponent owns the cube), gnubg prints no cube
+    analysis: the three are then the cubeful equity of its `n`-ply row, three times."""
     eq = [None, None, None]
     probs = None
     lines = text.splitlines()
+    row = re.compile(r'\s*%s:\s+' % ('static' if n == 0 else '%d ply' % n) + r'((?:\d\.\d+\s+){5})'
+                     + NUM + r'\s+' + NUM)
+    for line in lines:
+        m = row.match(line)
+        if m and 'Cube analysis' not in text:
+            w, wg, wbg, lg, lbg = (float(x) for x in m.group(1).split())
+            return [float(m.group(3))] * 3, [w, wg, wbg, lg, lbg]
     for i, line in enumerate(lines):
         m = re.match(r'\s*\d\.\s+([A-Za-z ,]+?)\s+' + NUM, line)
         if m and m.group(1).strip() in ACTIONS:
@@ -105,7 +115,7 @@ with open(out_path, 'a') as out:
             capture(lambda: gnubg.command('set evaluation cubedecision evaluation plies %d' % n))
             capture(lambda: gnubg.command('set evaluation chequerplay evaluation plies %d' % n))
             capture(lambda: gnubg.setgnubgid(gid))
-            eq, probs = verdict(capture(lambda: gnubg.command('eval')))
+            eq, probs = verdict(capture(lambda: gnubg.command('eval')), n)
             row['p%d' % n] = eq
             row['probs%d' % n] = probs
         out.write(json.dumps(row) + '\n')

@@ -16,7 +16,6 @@ use tablier_backgammon::game::Action;
 use crate::cube::{CubeInfo, Owner};
 use crate::eval::{Evaluator, Scratch};
 pub use crate::player::Player;
-use crate::search;
 
 /// What a board line asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -273,7 +272,7 @@ pub fn answer(
         None => "roll".into(),
         Some(roll) => {
             let mut plays = Vec::new();
-            let (i, _) = search::choose(ev, pos, roll, player.level, rng, &mut plays, s);
+            let i = player.choose_play(ev, pos, roll, &req.cube, rng, &mut plays, s);
             plays[i]
                 .hops()
                 .iter()

@@ -20,6 +20,9 @@ pub struct Player {
     pub level: Level,
     /// Offers doubles (takes, drops and beavers are always decided).
     pub doubles: bool,
+    /// How its plays are valued (by default searched with the cube: the cube and the score
+    /// count).
+    pub play_value: search::PlayValue,
 }
 
 impl Player {
@@ -29,6 +32,7 @@ impl Player {
         Player {
             level: search::level(n),
             doubles: true,
+            play_value: search::PlayValue::default(),
         }
     }
 
@@ -106,6 +110,27 @@ impl Player {
         points as f32 >= -resigner * ci.value as f32
     }
 
+    /// The play of `roll` in `pos` (side on roll) with the cube `ci`: its index in `plays`,
+    /// which the function fills. The noisy levels and [`search::PlayValue::Cubeless`] choose
+    /// by cubeless equity ([`search::choose`]); the others by the play's value with the cube.
+    pub fn choose_play(
+        &self,
+        ev: &Evaluator,
+        pos: &tablier_backgammon::Position,
+        roll: tablier_backgammon::Roll,
+        ci: &CubeInfo,
+        rng: &mut impl Rng,
+        plays: &mut Vec<tablier_backgammon::Play>,
+        s: &mut Scratch,
+    ) -> usize {
+        if self.level.noise > 0.0 || self.play_value == search::PlayValue::Cubeless {
+            return search::choose(ev, pos, roll, self.level, rng, plays, s).0;
+        }
+        pos.legal_plays_into(roll, plays);
+        let filter = search::MoveFilter::default();
+        search::best_of_valued(ev, plays, self.level.plies, filter, ci, self.play_value, s).0
+    }
+
     /// The action the engine takes in `m`, or `None` when the dice or nobody are to act.
     pub fn choose(
         &self,
@@ -130,7 +155,7 @@ impl Player {
             Phase::Doubled => self.answer_double(ev, &pos, &ci, s),
             Phase::Moving { roll } => {
                 let mut plays = Vec::new();
-                let (i, _) = search::choose(ev, &pos, roll, self.level, rng, &mut plays, s);
+                let i = self.choose_play(ev, &pos, roll, &ci, rng, &mut plays, s);
                 Action::Play(plays[i])
             }
             Phase::Resigning { offer, .. } => {

@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use tablier_backgammon::{notation, Position, Roll};
 use tablier_backgammon_engine::eval::Evaluator;
+use tablier_backgammon_engine::search::PlayValue;
 
 /// Reads a weights file.
 pub(crate) fn read_weights(path: &Path) -> Result<Evaluator> {
@@ -38,6 +39,22 @@ pub struct EngineArgs {
     /// Seed of the noise of the lower levels.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// How plays are valued: `cubeful-search` (the cube at every node of the search, the
+    /// default), `cubeful` (the cube model once on each play's searched probabilities) or
+    /// `cubeless` (money equity whatever the cube and score, as before 2026-11-27).
+    #[arg(long, value_enum, default_value_t = PlayValueArg::CubefulSearch)]
+    pub play_value: PlayValueArg,
+}
+
+/// `--play-value`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlayValueArg {
+    /// The cube model on each play's searched probabilities.
+    Cubeful,
+    /// The cube at every node of the search.
+    CubefulSearch,
+    /// Money equity, whatever the cube and the score.
+    Cubeless,
 }
 
 impl EngineArgs {
@@ -47,6 +64,11 @@ impl EngineArgs {
             evaluator(self.weights.as_deref())?,
             tablier_backgammon_engine::player::Player {
                 doubles: !self.no_double,
+                play_value: match self.play_value {
+                    PlayValueArg::Cubeful => PlayValue::Cubeful,
+                    PlayValueArg::CubefulSearch => PlayValue::CubefulSearch,
+                    PlayValueArg::Cubeless => PlayValue::Cubeless,
+                },
                 ..tablier_backgammon_engine::player::Player::at_level(self.level)
             },
         ))

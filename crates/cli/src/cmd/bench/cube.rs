@@ -157,7 +157,7 @@ impl Tally {
 }
 
 /// The cube of a money game with Jacoby and beavers (gnubg's money rules) for the side on roll.
-fn money_cube(value: u32, owner: Owner) -> CubeInfo {
+pub(crate) fn money_cube(value: u32, owner: Owner) -> CubeInfo {
     CubeInfo {
         value,
         owner,
@@ -198,7 +198,7 @@ fn draw_positions(ev: &Evaluator, count: usize, seed: u64) -> Vec<(Position, Cub
 }
 
 /// The GNUbgID of a money position before the roll, its side on roll being gnubg's player 1.
-fn id_of(pos: &Position, ci: &CubeInfo) -> String {
+pub(crate) fn id_of(pos: &Position, ci: &CubeInfo) -> String {
     let m = MatchId {
         cube: ci.value,
         cube_owner: match ci.owner {
@@ -211,7 +211,8 @@ fn id_of(pos: &Position, ci: &CubeInfo) -> String {
     gnubg_id(pos, &m)
 }
 
-fn verdict(v: &serde_json::Value, key: &str) -> Option<[f32; 3]> {
+/// The three equities (no double, double/take, double/pass) under `key` of a judge's line.
+pub(crate) fn verdict(v: &serde_json::Value, key: &str) -> Option<[f32; 3]> {
     let a = v.get(key)?.as_array()?;
     Some([
         a.first()?.as_f64()? as f32,
@@ -220,10 +221,10 @@ fn verdict(v: &serde_json::Value, key: &str) -> Option<[f32; 3]> {
     ])
 }
 
-/// Runs the judge script on the positions of `ids` not in `path` yet (`plies` as it reads
-/// them) and reads every verdict back, by position.
-fn run_judge(
-    args: &BenchCubeArgs,
+/// Runs the judge script with `python` on the positions of `ids` not in `path` yet (`plies`
+/// as it reads them) and reads every verdict back, by position.
+pub(crate) fn run_judge(
+    python: &str,
     ids: &[String],
     path: &std::path::Path,
     plies: &[&str],
@@ -235,7 +236,7 @@ fn run_judge(
     std::fs::write(&list, ids.join("\n") + "\n")?;
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../backgammon-engine/oracle/gnubg_cube_judge.py");
-    let status = std::process::Command::new(&args.python)
+    let status = std::process::Command::new(python)
         .arg(&script)
         .arg(&list)
         .arg(path)
@@ -244,10 +245,7 @@ fn run_judge(
         .stdout(std::process::Stdio::null())
         .status()
         .with_context(|| {
-            format!(
-                "cannot run {} (make it with `bash scripts/python-env.sh`)",
-                args.python
-            )
+            format!("cannot run {python} (make it with `bash scripts/python-env.sh`)")
         })?;
     if !status.success() {
         bail!("the judgement stopped ({status}); run again to go on");
@@ -285,14 +283,14 @@ fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judge
         ))
     });
     let ids: Vec<String> = set.iter().map(|(p, ci)| id_of(p, ci)).collect();
-    let gnubg = run_judge(args, &ids, &path, &["2", "3"])?;
+    let gnubg = run_judge(&args.python, &ids, &path, &["2", "3"])?;
     let sage = if args.judge == Judge::Bgsage {
         let stem = path
             .file_stem()
             .and_then(|s| s.to_str())
             .unwrap_or("judged");
         let sage_path = path.with_file_name(format!("{stem}-bgsage.jsonl"));
-        Some(run_judge(args, &ids, &sage_path, &["sage3"])?)
+        Some(run_judge(&args.python, &ids, &sage_path, &["sage3"])?)
     } else {
         None
     };

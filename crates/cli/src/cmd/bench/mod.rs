@@ -5,6 +5,7 @@ use anyhow::Result;
 use clap::Subcommand;
 
 pub mod backgammon;
+pub mod checker;
 pub mod cube;
 pub mod egtb;
 pub mod load;
@@ -30,6 +31,9 @@ pub enum BenchCommand {
     /// Backgammon cube decisions judged by gnubg 3-ply on positions of our games, beside gnubg
     /// 2-ply's decisions under the same judge.
     BackgammonCube(cube::BenchCubeArgs),
+    /// Backgammon checker plays of several of our players on the same positions (other ways of
+    /// valuing plays, other weights), judged by gnubg's cubeful equities.
+    BackgammonChecker(checker::BenchCheckerArgs),
     /// Two UBGI backgammon engines in money games with duplicate dice: points per game and its
     /// standard error.
     Ubgi(ubgi::BenchUbgiArgs),
@@ -45,6 +49,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Egtb(args) => egtb::run(&args),
         BenchCommand::BackgammonEval(args) => backgammon::eval(&args),
         BenchCommand::BackgammonCube(args) => cube::run(&args),
+        BenchCommand::BackgammonChecker(args) => checker::run(&args),
         BenchCommand::Ubgi(args) => ubgi::run(&args),
     }
 }

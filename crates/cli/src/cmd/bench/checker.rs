@@ -1,0 +1,265 @@
+//! `tablier bench backgammon-checker`: our checker plays judged by GNU Backgammon, several of
+//! our players side by side on the same positions.
+//!
+//! The positions come from seeded self-play (level 2), each with the roll thrown in it and a
+//! money cube (Jacoby, beavers): in the middle half the time, else at 2 owned by one side or
+//! the other. Each player (a way of valuing plays, `cubeful`, `cubeful-search` or `cubeless`,
+//! and optionally other weights) chooses its play at the level asked; where they choose
+//! differently, gnubg (PyPI, through `crates/backgammon-engine/oracle/gnubg_cube_judge.py`)
+//! gives the cubeful equity of each position reached, for the opponent on roll, at the judge's
+//! plies: the play is worth the opposite of his best cube action. A player's loss at a position
+//! is the gap to the best of the plays chosen there (0 where all agree), in thousandths of the
+//! cube (mEMG); the paired differences with the first player come with their standard error.
+//! The verdicts are kept in a file under `target/` so that later runs judge at once.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tablier_backgammon::{Position, Roll};
+use tablier_backgammon_engine::cube::{self, CubeInfo, Owner};
+use tablier_backgammon_engine::eval::{terminal_for_winner, Evaluator, Scratch};
+use tablier_backgammon_engine::player::Player;
+use tablier_backgammon_engine::search::{self, PlayValue};
+
+use super::cube::{id_of, money_cube, run_judge, verdict};
+use crate::cmd::backgammon::{evaluator, read_weights};
+use crate::common::progress;
+
+/// `tablier bench backgammon-checker`.
+#[derive(Args)]
+pub struct BenchCheckerArgs {
+    /// Positions (each with a roll and a cube) in the set.
+    #[arg(long, default_value_t = 500)]
+    positions: usize,
+    /// Seed of the self-play that draws them.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Our level (its look-ahead), for every player.
+    #[arg(long, default_value_t = tablier_backgammon_engine::MAX_LEVEL)]
+    level: u8,
+    /// The players compared, each `VALUE` or `VALUE@WEIGHTS`: how it values its plays
+    /// (`cubeful`, `cubeful-search` or `cubeless`) and, optionally, a weights file instead of
+    /// the shipped one. The first is the reference of the paired differences.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "cubeful-search,cubeful,cubeless"
+    )]
+    players: Vec<String>,
+    /// gnubg's plies as the judge (cubeful equities).
+    #[arg(long, default_value_t = 2)]
+    judge_plies: u32,
+    /// The Python that has PyPI gnubg (made by `bash scripts/python-env.sh`).
+    #[arg(long, default_value = ".venv/bin/python")]
+    python: String,
+    /// gnubg's verdicts (JSON lines; default `target/bg-checker/judged-PLIES.jsonl`), made
+    /// when missing, completed when short.
+    #[arg(long)]
+    judged: Option<PathBuf>,
+}
+
+/// One player of the comparison.
+struct Contender {
+    name: String,
+    ev: Evaluator,
+    player: Player,
+}
+
+fn contender(spec: &str, level: u8) -> Result<Contender> {
+    let (value, weights) = match spec.split_once('@') {
+        Some((v, w)) => (v, Some(w)),
+        None => (spec, None),
+    };
+    let play_value = match value {
+        "cubeful" => PlayValue::Cubeful,
+        "cubeful-search" => PlayValue::CubefulSearch,
+        "cubeless" => PlayValue::Cubeless,
+        other => bail!("{other:?}: a player values its plays cubeful, cubeful-search or cubeless"),
+    };
+    let ev = match weights {
+        Some(w) => read_weights(std::path::Path::new(w))?,
+        None => evaluator(None)?,
+    };
+    Ok(Contender {
+        name: spec.to_owned(),
+        ev,
+        player: Player {
+            play_value,
+            ..Player::at_level(level)
+        },
+    })
+}
+
+/// Positions from seeded self-play at level 2, each with its roll and a money cube.
+fn draw_positions(count: usize, seed: u64) -> Vec<(Position, Roll, CubeInfo)> {
+    let ev = Evaluator::shipped();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut s = Scratch::default();
+    let mut plays = Vec::new();
+    let mut out = Vec::with_capacity(count);
+    let lvl = search::level(2);
+    while out.len() < count {
+        let mut pos = Position::start();
+        loop {
+            let roll = Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("dice");
+            pos.legal_plays_into(roll, &mut plays);
+            // A choice to make (two plays at least), one time in three.
+            if plays.len() > 1 && rng.gen_range(0..3) == 0 && out.len() < count {
+                let ci = match rng.gen_range(0..4) {
+                    0 => money_cube(2, Owner::Me),
+                    1 => money_cube(2, Owner::Opponent),
+                    _ => money_cube(1, Owner::Centre),
+                };
+                out.push((pos, roll, ci));
+            }
+            let (i, _) = search::choose(ev, &pos, roll, lvl, &mut rng, &mut plays, &mut s);
+            let next = plays[i].result;
+            if next.mover_off() == 15 {
+                break;
+            }
+            pos = next.flip();
+        }
+    }
+    out
+}
+
+/// Runs `tablier bench backgammon-checker`.
+pub fn run(args: &BenchCheckerArgs) -> Result<()> {
+    if args.players.is_empty() {
+        bail!("--players names one player at least");
+    }
+    if args.judge_plies > 3 {
+        bail!("--judge-plies goes from 0 to 3");
+    }
+    let contenders = args
+        .players
+        .iter()
+        .map(|p| contender(p, args.level))
+        .collect::<Result<Vec<_>>>()?;
+    let set = draw_positions(args.positions, args.seed);
+    // Each player's play: the position it leads to.
+    let mut chosen: Vec<Vec<Position>> = vec![Vec::with_capacity(set.len()); contenders.len()];
+    let mut spent = vec![Duration::ZERO; contenders.len()];
+    let bar = progress((set.len() * contenders.len()) as u64, false, "plays");
+    let mut s = Scratch::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut plays = Vec::new();
+    for (k, c) in contenders.iter().enumerate() {
+        for (pos, roll, ci) in &set {
+            let t = Instant::now();
+            let i = c
+                .player
+                .choose_play(&c.ev, pos, *roll, ci, &mut rng, &mut plays, &mut s);
+            spent[k] += t.elapsed();
+            chosen[k].push(plays[i].result);
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    // The positions reached where the players differ, for the opponent on roll.
+    let mut ids = Vec::new();
+    for (n, (_, _, ci)) in set.iter().enumerate() {
+        if chosen.iter().all(|c| c[n] == chosen[0][n]) {
+            continue;
+        }
+        for c in &chosen {
+            if c[n].mover_off() < 15 {
+                ids.push(id_of(&c[n].flip(), &ci.flipped()));
+            }
+        }
+    }
+    ids.sort();
+    ids.dedup();
+    let path = args.judged.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "target/bg-checker/judged-{}.jsonl",
+            args.judge_plies
+        ))
+    });
+    eprintln!(
+        "{} positions, {} where the players differ: gnubg {}-ply judges {} positions reached",
+        set.len(),
+        (0..set.len())
+            .filter(|&n| chosen.iter().any(|c| c[n] != chosen[0][n]))
+            .count(),
+        args.judge_plies,
+        ids.len()
+    );
+    let key = format!("p{}", args.judge_plies);
+    let judged: HashMap<String, serde_json::Value> = if ids.is_empty() {
+        HashMap::new()
+    } else {
+        run_judge(&args.python, &ids, &path, &[&args.judge_plies.to_string()])?
+    };
+    // The value of a play for its player, in units of the cube: the opposite of the
+    // opponent's best cube action, or the game won.
+    let value = |after: &Position, ci: &CubeInfo| -> Result<f64> {
+        if after.mover_off() == 15 {
+            return Ok(f64::from(cube::terminal_value(
+                &terminal_for_winner(after),
+                ci,
+            )));
+        }
+        let theirs = ci.flipped();
+        let id = id_of(&after.flip(), &theirs);
+        let v = judged
+            .get(&id)
+            .and_then(|v| verdict(v, &key))
+            .with_context(|| format!("gnubg gave no verdict on {id}"))?;
+        let [nd, dt, dp] = v;
+        let best = if theirs.may_double() {
+            nd.max(dt.min(dp))
+        } else {
+            nd
+        };
+        Ok(-f64::from(best))
+    };
+    let n = set.len() as f64;
+    let mut loss = vec![0.0f64; contenders.len()];
+    let mut diffs: Vec<Vec<f64>> = vec![Vec::with_capacity(set.len()); contenders.len()];
+    for (i, (_, _, ci)) in set.iter().enumerate() {
+        let differ = chosen.iter().any(|c| c[i] != chosen[0][i]);
+        let values = if differ {
+            chosen
+                .iter()
+                .map(|c| value(&c[i], ci))
+                .collect::<Result<Vec<_>>>()?
+        } else {
+            vec![0.0; contenders.len()]
+        };
+        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        for (k, v) in values.iter().enumerate() {
+            loss[k] += best - v;
+            diffs[k].push(values[0] - v);
+        }
+    }
+    println!(
+        "Checker plays at level {} on {} money positions (Jacoby, beavers; cube in the middle, or at 2 on either side), judged by gnubg {}-ply (PyPI gnubg, cubeful); loss: mEMG a position below the best of the plays chosen",
+        args.level,
+        set.len(),
+        args.judge_plies
+    );
+    for (k, c) in contenders.iter().enumerate() {
+        let d = &diffs[k];
+        let mean = d.iter().sum::<f64>() / n;
+        let var = d.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0).max(1.0);
+        let agree = (0..set.len())
+            .filter(|&i| chosen[k][i] == chosen[0][i])
+            .count();
+        println!(
+            "{:<32} loss {:6.2}; behind the first by {:+6.2} ± {:.2} (standard error); the first's play {:5.1}% of the time; {:.1} ms a play",
+            c.name,
+            1000.0 * loss[k] / n,
+            1000.0 * mean,
+            1000.0 * (var / n).sqrt(),
+            100.0 * agree as f64 / n,
+            spent[k].as_secs_f64() * 1000.0 / n
+        );
+    }
+    Ok(())
+}

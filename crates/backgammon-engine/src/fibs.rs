@@ -270,16 +270,13 @@ pub fn answer(
     match req.dice {
         None if player.wants_to_double(ev, pos, &req.cube, s) => "double".into(),
         None => "roll".into(),
-        Some(roll) => {
-            let mut plays = Vec::new();
-            let i = player.choose_play(ev, pos, roll, &req.cube, rng, &mut plays, s);
-            plays[i]
-                .hops()
-                .iter()
-                .map(|h| format!("{}/{}", h.from, h.to))
-                .collect::<Vec<_>>()
-                .join(" ")
-        }
+        Some(roll) => player
+            .choose_play(ev, pos, roll, &req.cube, rng, s)
+            .hops()
+            .iter()
+            .map(|h| format!("{}/{}", h.from, h.to))
+            .collect::<Vec<_>>()
+            .join(" "),
     }
 }
 

@@ -110,9 +110,9 @@ impl Player {
         points as f32 >= -resigner * ci.value as f32
     }
 
-    /// The play of `roll` in `pos` (side on roll) with the cube `ci`: its index in `plays`,
-    /// which the function fills. The noisy levels and [`search::PlayValue::Cubeless`] choose
-    /// by cubeless equity ([`search::choose`]); the others by the play's value with the cube.
+    /// The play of `roll` in `pos` (side on roll) with the cube `ci`. The noisy levels and
+    /// [`search::PlayValue::Cubeless`] choose by cubeless equity ([`search::choose`]); the
+    /// others by the play's value with the cube ([`search::best_of_valued`]).
     pub fn choose_play(
         &self,
         ev: &Evaluator,
@@ -120,15 +120,17 @@ impl Player {
         roll: tablier_backgammon::Roll,
         ci: &CubeInfo,
         rng: &mut impl Rng,
-        plays: &mut Vec<tablier_backgammon::Play>,
         s: &mut Scratch,
-    ) -> usize {
-        if self.level.noise > 0.0 || self.play_value == search::PlayValue::Cubeless {
-            return search::choose(ev, pos, roll, self.level, rng, plays, s).0;
-        }
-        pos.legal_plays_into(roll, plays);
-        let filter = search::MoveFilter::default();
-        search::best_of_valued(ev, plays, self.level.plies, filter, ci, self.play_value, s).0
+    ) -> tablier_backgammon::Play {
+        let mut plays = Vec::with_capacity(32);
+        let i = if self.level.noise > 0.0 || self.play_value == search::PlayValue::Cubeless {
+            search::choose(ev, pos, roll, self.level, rng, &mut plays, s).0
+        } else {
+            pos.legal_plays_into(roll, &mut plays);
+            let filter = search::MoveFilter::default();
+            search::best_of_valued(ev, &plays, self.level.plies, filter, ci, self.play_value, s).0
+        };
+        plays[i]
     }
 
     /// The action the engine takes in `m`, or `None` when the dice or nobody are to act.
@@ -153,11 +155,7 @@ impl Player {
                 }
             }
             Phase::Doubled => self.answer_double(ev, &pos, &ci, s),
-            Phase::Moving { roll } => {
-                let mut plays = Vec::new();
-                let i = self.choose_play(ev, &pos, roll, &ci, rng, &mut plays, s);
-                Action::Play(plays[i])
-            }
+            Phase::Moving { roll } => Action::Play(self.choose_play(ev, &pos, roll, &ci, rng, s)),
             Phase::Resigning { offer, .. } => {
                 let points = offer as u32 * ci.value;
                 if self.accepts_resignation(ev, &pos, &ci, points, s) {

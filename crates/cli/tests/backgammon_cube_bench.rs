@@ -172,3 +172,79 @@ fn bgsage_judges_a_match_record() {
         "{err}"
     );
 }
+
+/// `tablier bench backgammon-checker`: two of our players choose plays on the same positions,
+/// gnubg values the positions they reach where they differ (with the cube: three equal
+/// equities where the side on roll may not double), and a player named wrongly is refused.
+#[test]
+fn gnubg_judges_our_checker_plays_side_by_side() {
+    let python = tablier_test_support::python::gnubg();
+    let dir = std::env::temp_dir().join(format!("tablier-checker-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let judged = dir.join("judged.jsonl");
+    let _ = std::fs::remove_file(&judged);
+    let run = |players: &str| {
+        Command::new(TABLIER)
+            .args([
+                "bench",
+                "backgammon-checker",
+                "--positions",
+                "60",
+                "--seed",
+                "3",
+            ])
+            .args(["--players", players, "--judge-plies", "1", "--python"])
+            .arg(&python)
+            .arg("--judged")
+            .arg(&judged)
+            .output()
+            .expect("tablier runs")
+    };
+    let out = run("cubeful-search,cubeless");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let first = stdout
+        .lines()
+        .find(|l| l.starts_with("cubeful-search "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        first.contains("behind the first by  +0.00") && first.contains("100.0%"),
+        "{first}"
+    );
+    let second = stdout
+        .lines()
+        .find(|l| l.starts_with("cubeless "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        second.contains("loss") && second.contains("ms a play"),
+        "{second}"
+    );
+    let verdicts = std::fs::read_to_string(&judged).unwrap();
+    assert!(verdicts.lines().count() > 0, "{stderr}");
+    let mut owned = 0;
+    for line in verdicts.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let p1: Vec<f64> = v["p1"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        assert!(p1.iter().all(|x| x.abs() <= 6.0), "{line}");
+        if p1[0] == p1[1] && p1[1] == p1[2] {
+            owned += 1;
+        } else {
+            assert_eq!(p1[2], 1.0, "double/pass is one cube: {line}");
+        }
+    }
+    assert!(
+        owned > 0,
+        "no position where the side on roll may not double:\n{verdicts}"
+    );
+    let bad = run("cubeful,sideways");
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("cubeful, cubeful-search or cubeless"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -148,15 +148,14 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
     let bar = progress((set.len() * contenders.len()) as u64, false, "plays");
     let mut s = Scratch::default();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let mut plays = Vec::new();
     for (k, c) in contenders.iter().enumerate() {
         for (pos, roll, ci) in &set {
             let t = Instant::now();
-            let i = c
+            let play = c
                 .player
-                .choose_play(&c.ev, pos, *roll, ci, &mut rng, &mut plays, &mut s);
+                .choose_play(&c.ev, pos, *roll, ci, &mut rng, &mut s);
             spent[k] += t.elapsed();
-            chosen[k].push(plays[i].result);
+            chosen[k].push(play.result);
             bar.inc(1);
         }
     }

@@ -221,7 +221,9 @@ impl tablier_core::Player<Match> for MatchPlayer {
     }
 
     /// The cubeless equity (points per game, gammons counted) of the side that acts, searched
-    /// to this level's plies; when a roll is to be played, the best plays with their equities.
+    /// to this level's plies; when a roll is to be played, the best plays with their values as
+    /// the player weighs them (with the cube and the score, in units of the cube, unless it
+    /// plays cubeless), so that the first is the play it makes.
     fn explain(&mut self, game: &Match, _budget: Budget) -> Option<Explanation> {
         let Actor::Player(actor) = game.actor() else {
             return None;
@@ -231,13 +233,15 @@ impl tablier_core::Player<Match> for MatchPlayer {
         let plies = self.player.level.plies;
         let pos = game.position();
         if let Phase::Moving { roll } = game.phase() {
+            let ci = cube_info(game);
             let plays = pos.legal_plays(roll);
             let mut candidates: Vec<(String, f64)> = search::rank_0ply(ev, &plays, s)
                 .into_iter()
                 .take(EXPLAINED_PLAYS)
                 .map(|(i, _)| {
-                    let p = search::play_probs(ev, &plays[i], plies, s);
-                    (notation::format_play(&plays[i]), f64::from(equity(&p)))
+                    let how = self.player.play_value;
+                    let v = search::play_value(ev, &plays[i], plies, &ci, how, s);
+                    (notation::format_play(&plays[i]), f64::from(v))
                 })
                 .collect();
             candidates.sort_by(|a, b| b.1.total_cmp(&a.1));

@@ -24,9 +24,9 @@ use tablier_backgammon::{Position, Roll};
 use tablier_backgammon_engine::cube::{self, CubeInfo, Owner};
 use tablier_backgammon_engine::eval::{terminal_for_winner, Evaluator, Scratch};
 use tablier_backgammon_engine::player::Player;
-use tablier_backgammon_engine::search::{self, PlayValue};
+use tablier_backgammon_engine::search::PlayValue;
 
-use super::cube::{id_of, money_cube, run_judge, verdict};
+use super::cube::{id_of, money_cube, run_judge, self_play, verdict};
 use crate::cmd::backgammon::{evaluator, read_weights};
 use crate::common::progress;
 
@@ -97,34 +97,21 @@ fn contender(spec: &str, level: u8) -> Result<Contender> {
 
 /// Positions from seeded self-play at level 2, each with its roll and a money cube.
 fn draw_positions(count: usize, seed: u64) -> Vec<(Position, Roll, CubeInfo)> {
-    let ev = Evaluator::shipped();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut s = Scratch::default();
-    let mut plays = Vec::new();
     let mut out = Vec::with_capacity(count);
-    let lvl = search::level(2);
-    while out.len() < count {
-        let mut pos = Position::start();
-        loop {
-            let roll = Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("dice");
-            pos.legal_plays_into(roll, &mut plays);
-            // A choice to make (two plays at least), one time in three.
-            if plays.len() > 1 && rng.gen_range(0..3) == 0 && out.len() < count {
+    self_play(Evaluator::shipped(), seed, |rng, pos, rolled| {
+        // A choice to make (two plays at least), one time in three.
+        if let Some((roll, plays)) = rolled {
+            if plays.len() > 1 && rng.gen_range(0..3) == 0 {
                 let ci = match rng.gen_range(0..4) {
                     0 => money_cube(2, Owner::Me),
                     1 => money_cube(2, Owner::Opponent),
                     _ => money_cube(1, Owner::Centre),
                 };
-                out.push((pos, roll, ci));
+                out.push((*pos, roll, ci));
             }
-            let (i, _) = search::choose(ev, &pos, roll, lvl, &mut rng, &mut plays, &mut s);
-            let next = plays[i].result;
-            if next.mover_off() == 15 {
-                break;
-            }
-            pos = next.flip();
         }
-    }
+        out.len() < count
+    });
     out
 }
 

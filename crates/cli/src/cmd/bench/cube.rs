@@ -19,7 +19,7 @@ use clap::Args;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tablier_backgammon::ids::{gnubg_id, parse_gnubg_id, CubeOwner, MatchId};
-use tablier_backgammon::{Position, Roll};
+use tablier_backgammon::{Play, Position, Roll};
 use tablier_backgammon_engine::cube::{self, CubeInfo, Owner};
 use tablier_backgammon_engine::eval::{classify, Evaluator, Probs, Scratch};
 use tablier_backgammon_engine::search;
@@ -167,25 +167,29 @@ pub(crate) fn money_cube(value: u32, owner: Owner) -> CubeInfo {
     }
 }
 
-/// Positions before the roll from seeded self-play at level 2, favouring the side on roll.
-fn draw_positions(ev: &Evaluator, count: usize, seed: u64) -> Vec<(Position, CubeInfo)> {
+/// Seeded self-play at level 2 with `ev`, game after game from the start, for as long as
+/// `visit` returns true: it sees each position before the roll (`None`), then with the roll
+/// thrown and its legal plays, and may draw from the same generator.
+pub(crate) fn self_play(
+    ev: &Evaluator,
+    seed: u64,
+    mut visit: impl FnMut(&mut ChaCha8Rng, &Position, Option<(Roll, &[Play])>) -> bool,
+) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut s = Scratch::default();
     let mut plays = Vec::new();
-    let mut out = Vec::with_capacity(count);
     let lvl = search::level(2);
-    while out.len() < count {
+    loop {
         let mut pos = Position::start();
         loop {
-            if ev.probs(&pos, &mut s)[0] >= 0.58 && rng.gen_bool(0.5) && out.len() < count {
-                let ci = if rng.gen_range(0..3) == 0 {
-                    money_cube(2, Owner::Me)
-                } else {
-                    money_cube(1, Owner::Centre)
-                };
-                out.push((pos, ci));
+            if !visit(&mut rng, &pos, None) {
+                return;
             }
             let roll = Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("dice");
+            pos.legal_plays_into(roll, &mut plays);
+            if !visit(&mut rng, &pos, Some((roll, &plays))) {
+                return;
+            }
             let (i, _) = search::choose(ev, &pos, roll, lvl, &mut rng, &mut plays, &mut s);
             let next = plays[i].result;
             if next.mover_off() == 15 {
@@ -194,6 +198,23 @@ fn draw_positions(ev: &Evaluator, count: usize, seed: u64) -> Vec<(Position, Cub
             pos = next.flip();
         }
     }
+}
+
+/// Positions before the roll from seeded self-play at level 2, favouring the side on roll.
+fn draw_positions(ev: &Evaluator, count: usize, seed: u64) -> Vec<(Position, CubeInfo)> {
+    let mut s = Scratch::default();
+    let mut out = Vec::with_capacity(count);
+    self_play(ev, seed, |rng, pos, rolled| {
+        if rolled.is_none() && ev.probs(pos, &mut s)[0] >= 0.58 && rng.gen_bool(0.5) {
+            let ci = if rng.gen_range(0..3) == 0 {
+                money_cube(2, Owner::Me)
+            } else {
+                money_cube(1, Owner::Centre)
+            };
+            out.push((*pos, ci));
+        }
+        out.len() < count
+    });
     out
 }
 

@@ -51,6 +51,12 @@ pub struct BenchCheckerArgs {
         default_value = "cubeful-search,cubeful,cubeless"
     )]
     players: Vec<String>,
+    /// Positions of matches to this many points instead of money games (0): each at a score
+    /// drawn with both sides 2 to this many away (no Crawford game), the cube in the middle or
+    /// at 2 on either side; positions where a play ends the game are left out (gnubg's match
+    /// equities and ours are not on one scale there).
+    #[arg(long, default_value_t = 0)]
+    match_length: u32,
     /// gnubg's plies as the judge (cubeful equities).
     #[arg(long, default_value_t = 2)]
     judge_plies: u32,
@@ -95,18 +101,29 @@ fn contender(spec: &str, level: u8) -> Result<Contender> {
     })
 }
 
-/// Positions from seeded self-play at level 2, each with its roll and a money cube.
-fn draw_positions(count: usize, seed: u64) -> Vec<(Position, Roll, CubeInfo)> {
+/// Positions from seeded self-play at level 2, each with its roll and a cube (money, or a
+/// match of `length` points at a score drawn for it).
+fn draw_positions(count: usize, seed: u64, length: u32) -> Vec<(Position, Roll, CubeInfo)> {
     let mut out = Vec::with_capacity(count);
     self_play(Evaluator::shipped(), seed, |rng, pos, rolled| {
         // A choice to make (two plays at least), one time in three.
         if let Some((roll, plays)) = rolled {
             if plays.len() > 1 && rng.gen_range(0..3) == 0 {
-                let ci = match rng.gen_range(0..4) {
+                let mut ci = match rng.gen_range(0..4) {
                     0 => money_cube(2, Owner::Me),
                     1 => money_cube(2, Owner::Opponent),
                     _ => money_cube(1, Owner::Centre),
                 };
+                if length > 1 {
+                    let away = [rng.gen_range(2..=length), rng.gen_range(2..=length)];
+                    ci = CubeInfo {
+                        match_length: length,
+                        score: [length - away[0], length - away[1]],
+                        jacoby: false,
+                        beavers: false,
+                        ..ci
+                    };
+                }
                 out.push((*pos, roll, ci));
             }
         }
@@ -128,7 +145,7 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
         .iter()
         .map(|p| contender(p, args.level))
         .collect::<Result<Vec<_>>>()?;
-    let set = draw_positions(args.positions, args.seed);
+    let set = draw_positions(args.positions, args.seed, args.match_length);
     // Each player's play: the position it leads to.
     let mut chosen: Vec<Vec<Position>> = vec![Vec::with_capacity(set.len()); contenders.len()];
     let mut spent = vec![Duration::ZERO; contenders.len()];
@@ -151,6 +168,9 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
     let mut ids = Vec::new();
     for (n, (_, _, ci)) in set.iter().enumerate() {
         if chosen.iter().all(|c| c[n] == chosen[0][n]) {
+            continue;
+        }
+        if ci.match_length > 0 && chosen.iter().any(|c| c[n].mover_off() == 15) {
             continue;
         }
         for c in &chosen {
@@ -205,11 +225,15 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
         };
         Ok(-f64::from(best))
     };
-    let n = set.len() as f64;
     let mut loss = vec![0.0f64; contenders.len()];
     let mut diffs: Vec<Vec<f64>> = vec![Vec::with_capacity(set.len()); contenders.len()];
+    let mut left_out = 0;
     for (i, (_, _, ci)) in set.iter().enumerate() {
         let differ = chosen.iter().any(|c| c[i] != chosen[0][i]);
+        if differ && ci.match_length > 0 && chosen.iter().any(|c| c[i].mover_off() == 15) {
+            left_out += 1;
+            continue;
+        }
         let values = if differ {
             chosen
                 .iter()
@@ -224,11 +248,22 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
             diffs[k].push(values[0] - v);
         }
     }
+    let n = (set.len() - left_out) as f64;
+    let kind = if args.match_length > 0 {
+        format!("{}-point match positions (scores 2 to {0} away", args.match_length)
+    } else {
+        "money positions (Jacoby, beavers".to_owned()
+    };
     println!(
-        "Checker plays at level {} on {} money positions (Jacoby, beavers; cube in the middle, or at 2 on either side), judged by gnubg {}-ply (PyPI gnubg, cubeful); loss: mEMG a position below the best of the plays chosen",
+        "Checker plays at level {} on {} {kind}; cube in the middle, or at 2 on either side), judged by gnubg {}-ply (PyPI gnubg, cubeful); loss: mEMG a position below the best of the plays chosen{}",
         args.level,
-        set.len(),
-        args.judge_plies
+        set.len() - left_out,
+        args.judge_plies,
+        if left_out > 0 {
+            format!(" ({left_out} left out: a play ended the game)")
+        } else {
+            String::new()
+        }
     );
     for (k, c) in contenders.iter().enumerate() {
         let d = &diffs[k];

@@ -218,7 +218,8 @@ fn draw_positions(ev: &Evaluator, count: usize, seed: u64) -> Vec<(Position, Cub
     out
 }
 
-/// The GNUbgID of a money position before the roll, its side on roll being gnubg's player 1.
+/// The GNUbgID of a position before the roll (a money game, or a match at the score of
+/// `ci`), its side on roll being gnubg's player 1.
 pub(crate) fn id_of(pos: &Position, ci: &CubeInfo) -> String {
     let m = MatchId {
         cube: ci.value,
@@ -227,6 +228,10 @@ pub(crate) fn id_of(pos: &Position, ci: &CubeInfo) -> String {
             Owner::Me => CubeOwner::Player(1),
             Owner::Opponent => CubeOwner::Player(0),
         },
+        match_length: ci.match_length as u16,
+        score: [ci.score[1] as u16, ci.score[0] as u16],
+        crawford: ci.crawford,
+        jacoby: ci.match_length == 0 && MatchId::default().jacoby,
         ..MatchId::default()
     };
     gnubg_id(pos, &m)

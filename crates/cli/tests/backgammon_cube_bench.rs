@@ -242,6 +242,40 @@ fn gnubg_judges_our_checker_plays_side_by_side() {
         owned > 0,
         "no position where the side on roll may not double:\n{verdicts}"
     );
+    // Match positions: gnubg's match equities (another file: other positions).
+    let out = Command::new(TABLIER)
+        .args([
+            "bench",
+            "backgammon-checker",
+            "--positions",
+            "30",
+            "--seed",
+            "4",
+        ])
+        .args(["--match-length", "5", "--judge-plies", "0", "--python"])
+        .arg(&python)
+        .arg("--judged")
+        .arg(dir.join("match.jsonl"))
+        .output()
+        .expect("tablier runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("5-point match positions (scores 2 to 5 away"),
+        "{stdout}"
+    );
+    for who in ["cubeful-search ", "cubeful ", "cubeless "] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(who) && l.contains("loss")),
+            "{stdout}"
+        );
+    }
     let bad = run("cubeful,sideways");
     assert!(!bad.status.success());
     let err = String::from_utf8_lossy(&bad.stderr);

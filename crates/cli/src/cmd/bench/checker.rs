@@ -250,7 +250,10 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
     }
     let n = (set.len() - left_out) as f64;
     let kind = if args.match_length > 0 {
-        format!("{}-point match positions (scores 2 to {0} away", args.match_length)
+        format!(
+            "{}-point match positions (scores 2 to {0} away",
+            args.match_length
+        )
     } else {
         "money positions (Jacoby, beavers".to_owned()
     };

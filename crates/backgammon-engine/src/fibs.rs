@@ -52,12 +52,39 @@ pub enum BoardError {
     Dice(i32, i32),
 }
 
-/// Reads a `board:` line, with gnubg's optional session words after it (`resignation N`,
-/// `jacobyrule on|off`, `beavers on|off`, `crawfordrule on|off`).
+/// Who wrote a `board:` line: the two writers agree on everything but the scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// FIBS's rawboard, as UBGI runners pass it on: every "player" field (name, score,
+    /// may-double flag, colour) is the one of the side the line is written for.
+    Fibs,
+    /// GNU Backgammon's external-player interface (checked against Debian's gnubg 1.07): the
+    /// colour is always 1, the turn is 1 when gnubg's player 1 is on roll and −1 for player 0,
+    /// the may-double flags follow the turn as in FIBS, but the names and scores are written
+    /// by seat: player 0's first, except while a double is pending (then the doubler's first,
+    /// as FIBS would). Read as FIBS, the side on roll would get his opponent's score whenever
+    /// no double is pending.
+    Gnubg,
+}
+
+/// Reads a `board:` line written in `dialect`, with gnubg's optional session words after it
+/// (`resignation N`, `jacobyrule on|off`, `beavers on|off`, `crawfordrule on|off`).
+///
+/// ```
+/// use tablier_backgammon_engine::fibs::{parse_board, Dialect};
+/// // gnubg's player 0 (4 points) to decide on a redouble: he owns the cube at 2; gnubg's
+/// // player 1 has 0 points in this 7-point match.
+/// let line = "board:gnubg:root:7:4:0:-1:2:-1:2:1:0:2:0:2:0:1:0:-5:3:0:0:0:-4:0:-4:1:0:0:0:1:0:\
+///             -1:0:0:0:0:2:0:1:0:1:-1:0:25:0:0:0:0:0:0:0:1";
+/// let b = parse_board(line, Dialect::Gnubg).unwrap();
+/// assert_eq!(b.cube.score, [4, 0]);
+/// assert_eq!(b.cube.value, 2);
+/// assert_eq!(b.cube.owner, tablier_backgammon_engine::cube::Owner::Me);
+/// ```
 ///
 /// # Errors
 /// [`BoardError`] when the line is not one.
-pub fn parse_board(line: &str) -> Result<BoardLine, BoardError> {
+pub fn parse_board(line: &str, dialect: Dialect) -> Result<BoardLine, BoardError> {
     let line = line.trim().trim_end_matches('\0').trim();
     let (board, options) = match line.find(char::is_whitespace) {
         Some(i) => (&line[..i], line[i..].trim()),
@@ -78,7 +105,11 @@ pub fn parse_board(line: &str) -> Result<BoardLine, BoardError> {
             .map_err(|_| BoardError::NotANumber(n, fields[n - 1].to_owned()))
     };
     let match_length = num(3)?;
-    let (player_score, opp_score) = (num(4)?, num(5)?);
+    let was_doubled = num(40)? != 0;
+    let (player_score, opp_score) = match dialect {
+        Dialect::Gnubg if !was_doubled => (num(5)?, num(4)?),
+        _ => (num(4)?, num(5)?),
+    };
     let mut board = [0i32; 26];
     for (i, b) in board.iter_mut().enumerate() {
         *b = num(6 + i)?;
@@ -88,7 +119,6 @@ pub fn parse_board(line: &str) -> Result<BoardLine, BoardError> {
     let opp_dice = (num(35)?, num(36)?);
     let cube_value = num(37)?.max(1) as u32;
     let (player_may, opp_may) = (num(38)? != 0, num(39)? != 0);
-    let was_doubled = num(40)? != 0;
     let colour = num(41)?;
     let direction = num(42)?;
     let post_crawford_flag = num(51)? != 0;
@@ -290,7 +320,7 @@ mod tests {
 
     #[test]
     fn reads_gnubgs_line() {
-        let b = parse_board(FROM_GNUBG).unwrap();
+        let b = parse_board(FROM_GNUBG, Dialect::Gnubg).unwrap();
         assert_eq!(b.dice, Roll::new(5, 2));
         assert!(!b.doubled);
         assert_eq!(b.cube.match_length, 3);
@@ -308,7 +338,7 @@ mod tests {
     #[test]
     fn reads_the_fibs_start_and_answers() {
         let line = "board:you:gnubg:0:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:3:1:3:1:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1";
-        let b = parse_board(line).unwrap();
+        let b = parse_board(line, Dialect::Fibs).unwrap();
         assert_eq!(b.position, Position::start());
         assert_eq!(b.cube.match_length, 0);
         let ev = Evaluator::shipped();
@@ -336,16 +366,25 @@ mod tests {
 
     #[test]
     fn refuses_bad_lines() {
-        assert_eq!(parse_board("hello"), Err(BoardError::FieldCount(0)));
-        assert_eq!(parse_board("board:a:b:1"), Err(BoardError::FieldCount(3)));
+        assert_eq!(
+            parse_board("hello", Dialect::Gnubg),
+            Err(BoardError::FieldCount(0))
+        );
+        assert_eq!(
+            parse_board("board:a:b:1", Dialect::Gnubg),
+            Err(BoardError::FieldCount(3))
+        );
         let bad = FROM_GNUBG.replace(":5:2:5:2:", ":x:2:5:2:");
         assert!(matches!(
-            parse_board(&bad),
+            parse_board(&bad, Dialect::Gnubg),
             Err(BoardError::NotANumber(33, _))
         ));
         let seven = FROM_GNUBG.replace(":5:2:5:2:", ":7:2:5:2:");
-        assert_eq!(parse_board(&seven), Err(BoardError::Dice(7, 2)));
+        assert_eq!(
+            parse_board(&seven, Dialect::Gnubg),
+            Err(BoardError::Dice(7, 2))
+        );
         let over = FROM_GNUBG.replace(":0:-1:5:2:", ":0:0:5:2:");
-        assert_eq!(parse_board(&over), Err(BoardError::Over));
+        assert_eq!(parse_board(&over, Dialect::Gnubg), Err(BoardError::Over));
     }
 }

@@ -2,7 +2,9 @@
 //! 3-point match against `tablier gnubg-external` through gnubg's external-player interface
 //! (`set player 0 external 127.0.0.1:PORT`), gnubg playing at 0-ply. The match must finish,
 //! tablier must have answered gnubg's board lines, and the match gnubg exports must replay
-//! under our rules to the same winner and score.
+//! under our rules to the same winner and score. Every score tablier read from gnubg's lines
+//! must be one the games of that match started from, seen from tablier's seat (gnubg writes
+//! the scores by seat, not as FIBS would: read the FIBS way, they came out swapped).
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -26,7 +28,7 @@ fn gnubg_hosts_a_3_point_match_against_tablier() {
     let mat = dir.join("match.mat");
 
     let mut server = Command::new(env!("CARGO_BIN_EXE_tablier"))
-        .args(["gnubg-external", "--port", "0", "--once"])
+        .args(["gnubg-external", "--port", "0", "--once", "--verbose"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -111,6 +113,30 @@ fn gnubg_hosts_a_3_point_match_against_tablier() {
         right >= 3,
         "{games_line} vs {left}-{right}"
     );
+    // The scores tablier read, against the ones each game started from (left = tablier).
+    let starts: Vec<(u32, u32)> = file
+        .games
+        .iter()
+        .map(|g| (g.scores[0], g.scores[1]))
+        .collect();
+    let read: std::collections::BTreeSet<(u32, u32)> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("== score: tablier "))
+        .map(|l| {
+            let (a, b) = l.split_once(", opponent ").expect("two scores");
+            (a.parse().unwrap(), b.parse().unwrap())
+        })
+        .collect();
+    assert!(
+        read.iter().any(|(a, b)| a != b),
+        "no decision at an unequal score: {read:?} (games from {starts:?})"
+    );
+    for pair in &read {
+        assert!(
+            starts.contains(pair),
+            "tablier read the score {pair:?} (tablier, gnubg); the games started from {starts:?}"
+        );
+    }
     eprintln!(
         "{} games, {decisions} decisions answered by tablier, final score (left-right) {left}-{right}, {:.1} s; gnubg: {games_line}",
         replayed.games.len(),

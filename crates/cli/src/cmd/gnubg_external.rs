@@ -25,7 +25,8 @@ pub struct ExternalArgs {
     /// Serve one connection, then exit (otherwise wait for the next one).
     #[arg(long)]
     once: bool,
-    /// Print every line received and every answer on stderr.
+    /// Print every line received and every answer on stderr, and in a match the score as read
+    /// (`== score: tablier A, opponent B`).
     #[arg(long)]
     verbose: bool,
     /// Keep this file up to date with the decisions answered and the seconds spent on them
@@ -39,7 +40,7 @@ pub struct ExternalArgs {
 /// FIBS board line (ended by a newline and a NUL byte) for each decision, and reads one line back.
 pub fn run(args: &ExternalArgs) -> Result<()> {
     use std::io::{BufRead, BufReader, Write};
-    use tablier_backgammon_engine::fibs::{answer, parse_board};
+    use tablier_backgammon_engine::fibs::{answer, parse_board, Dialect};
     let (ev, player) = args.engine.load()?;
     let listener = std::net::TcpListener::bind((args.host.as_str(), args.port))
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
@@ -65,11 +66,18 @@ pub fn run(args: &ExternalArgs) -> Result<()> {
             if line.is_empty() {
                 continue;
             }
-            let reply = match parse_board(line) {
+            let reply = match parse_board(line, Dialect::Gnubg) {
                 Ok(req) => {
                     decisions += 1;
                     let started = std::time::Instant::now();
                     let reply = answer(&ev, &req, &player, &mut rng, &mut s);
+                    if args.verbose && req.cube.match_length > 0 {
+                        // The line is read from the side to act: the doubler while a double
+                        // waits for our answer.
+                        let [a, b] = req.cube.score;
+                        let (ours, theirs) = if req.doubled { (b, a) } else { (a, b) };
+                        eprintln!("== score: tablier {ours}, opponent {theirs}");
+                    }
                     answered += 1;
                     thinking += started.elapsed().as_secs_f64();
                     if let Some(path) = &args.stats {

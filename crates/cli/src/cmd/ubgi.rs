@@ -17,7 +17,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use tablier_backgammon::xgid::Xgid;
 use tablier_backgammon_engine::eval::{Evaluator, Scratch};
-use tablier_backgammon_engine::fibs::{answer, board_from_xgid, parse_board, BoardLine, Player};
+use tablier_backgammon_engine::fibs::{
+    answer, board_from_xgid, parse_board, BoardLine, Dialect, Player,
+};
 
 use crate::cmd::backgammon::EngineArgs;
 
@@ -62,7 +64,7 @@ fn read_request(line: &str) -> Request {
             },
             Err(e) => Request::Sorry(e.to_string()),
         },
-        _ if line.starts_with("board:") => match parse_board(line) {
+        _ if line.starts_with("board:") => match parse_board(line, Dialect::Fibs) {
             Ok(b) => Request::Position(Box::new(b)),
             Err(e) => Request::Sorry(e.to_string()),
         },

@@ -39,7 +39,8 @@ impl Player {
     /// Doubling decisions search as deep as the checker plays, with one ply at least (21 rolls
     /// at 0-ply: a millisecond) and two at most (about 15 ms), except at the noisy beginner
     /// levels, which look at the position alone.
-    fn cube_plies(&self) -> u32 {
+    #[must_use]
+    pub fn cube_plies(&self) -> u32 {
         if self.level.noise > 0.0 {
             0
         } else {
@@ -50,7 +51,8 @@ impl Player {
     /// Answers to a double (and to a resignation) search one ply deeper than doubles: they
     /// come a few times a game, and a wrong take or pass costs most (at level 5, 3 plies, about
     /// 0.3 s).
-    fn answer_plies(&self) -> u32 {
+    #[must_use]
+    pub fn answer_plies(&self) -> u32 {
         if self.level.noise > 0.0 {
             0
         } else {

@@ -35,7 +35,7 @@ enum Command {
     /// Draughts tools: legal moves, replaying game records.
     #[command(subcommand)]
     Draughts(draughts::DraughtsCommand),
-    /// Backgammon tools: legal plays of a roll.
+    /// Backgammon tools: the legal plays of a roll, the engine's hint on a decision.
     #[command(subcommand)]
     Backgammon(backgammon::BackgammonCommand),
     /// Trictrac tools: the points of every legal play of a roll.

@@ -56,6 +56,11 @@ pub struct BenchCubeArgs {
     /// gnubg 3-ply is judged beside gnubg 2-ply).
     #[arg(long, value_enum, default_value_t = Judge::Gnubg)]
     judge: Judge,
+    /// Positions of matches to this many points instead of money games (0): each at a score
+    /// drawn for it, 2 to this many points away for each side (gnubg judges; bgsage judges
+    /// money only).
+    #[arg(long, default_value_t = 0)]
+    match_length: u32,
 }
 
 /// Who judges the decisions.
@@ -75,6 +80,10 @@ type Verdict = [f32; 3];
 struct Judged {
     pos: Position,
     ci: CubeInfo,
+    /// gnubg at 0 plies: its cube model on its net's probabilities.
+    p0: Verdict,
+    /// gnubg's 0-ply probabilities.
+    probs0: Probs,
     /// gnubg at 2 plies.
     p2: Verdict,
     /// gnubg at 3 plies.
@@ -200,18 +209,37 @@ pub(crate) fn self_play(
     }
 }
 
-/// Positions before the roll from seeded self-play at level 2, favouring the side on roll.
-fn draw_positions(ev: &Evaluator, count: usize, seed: u64) -> Vec<(Position, CubeInfo)> {
+/// Positions before the roll from seeded self-play at level 2, favouring the side on roll;
+/// money games, or matches of `length` points at a score drawn for each position (a cube he
+/// may turn: a 2-cube of his only where it does not already win him the match).
+fn draw_positions(
+    ev: &Evaluator,
+    count: usize,
+    seed: u64,
+    length: u32,
+) -> Vec<(Position, CubeInfo)> {
     let mut s = Scratch::default();
     let mut out = Vec::with_capacity(count);
     self_play(ev, seed, |rng, pos, rolled| {
         if rolled.is_none() && ev.probs(pos, &mut s)[0] >= 0.58 && rng.gen_bool(0.5) {
-            let ci = if rng.gen_range(0..3) == 0 {
+            let mut ci = if rng.gen_range(0..3) == 0 {
                 money_cube(2, Owner::Me)
             } else {
                 money_cube(1, Owner::Centre)
             };
-            out.push((*pos, ci));
+            if length > 1 {
+                let away = [rng.gen_range(2..=length), rng.gen_range(2..=length)];
+                ci = CubeInfo {
+                    match_length: length,
+                    score: [length - away[0], length - away[1]],
+                    jacoby: false,
+                    beavers: false,
+                    ..ci
+                };
+            }
+            if ci.may_double() {
+                out.push((*pos, ci));
+            }
         }
         out.len() < count
     });
@@ -303,13 +331,27 @@ fn probs_of(v: &serde_json::Value, key: &str) -> Result<Probs> {
 /// every verdict back.
 fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judged>> {
     let path = args.judged.clone().unwrap_or_else(|| {
+        let kind = if args.match_length > 1 {
+            format!("-m{}", args.match_length)
+        } else {
+            String::new()
+        };
         PathBuf::from(format!(
-            "target/bg-cube/judged-{}-{}.jsonl",
+            "target/bg-cube/judged-{}-{}{kind}.jsonl",
             args.seed, args.positions
         ))
     });
     let ids: Vec<String> = set.iter().map(|(p, ci)| id_of(p, ci)).collect();
     let gnubg = run_judge(&args.python, &ids, &path, &["2", "3"])?;
+    // gnubg's 0-ply verdicts (its model on its net's probabilities, seconds for the set) in a
+    // file of their own, so that the 2- and 3-ply files made before stay valid.
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("judged")
+        .to_owned();
+    let static_path = path.with_file_name(format!("{stem}-p0.jsonl"));
+    let gnubg0 = run_judge(&args.python, &ids, &static_path, &["0"])?;
     let sage = if args.judge == Judge::Bgsage {
         let stem = path
             .file_stem()
@@ -328,6 +370,11 @@ fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judge
         let (Some(p2), Some(p3)) = (verdict(v, "p2"), verdict(v, "p3")) else {
             bail!("{id}: a verdict lacks p2 or p3");
         };
+        let v0 = gnubg0
+            .get(id)
+            .with_context(|| format!("gnubg gave no 0-ply verdict on {id}"))?;
+        let p0 = verdict(v0, "p0").with_context(|| format!("{id}: no p0"))?;
+        let probs0 = probs_of(v0, "probs0")?;
         let (judge, judge_probs) = match &sage {
             None => (p3, probs_of(v, "probs3")?),
             Some(sage) => {
@@ -343,6 +390,8 @@ fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judge
         out.push(Judged {
             pos: *pos,
             ci: *ci,
+            p0,
+            probs0,
             p2,
             p3,
             judge,
@@ -356,16 +405,21 @@ fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judge
 pub fn run(args: &BenchCubeArgs) -> Result<()> {
     let ev = evaluator(args.weights.as_deref())?;
     let t = Instant::now();
-    let set = draw_positions(&ev, args.positions, args.seed);
+    if args.match_length > 1 && args.judge == Judge::Bgsage {
+        bail!(
+            "bgsage judges money positions only: leave --match-length out or use the gnubg judge"
+        );
+    }
+    let set = draw_positions(&ev, args.positions, args.seed, args.match_length);
     eprintln!(
         "{} positions drawn from self-play in {:.1} s; gnubg (2 and 3 plies){} judges them",
         set.len(),
+        t.elapsed().as_secs_f64(),
         if args.judge == Judge::Bgsage {
             " and bgsage (3 plies)"
         } else {
             ""
-        },
-        t.elapsed().as_secs_f64()
+        }
     );
     let judged = judge(args, &set)?;
     let judge_name = match args.judge {
@@ -376,16 +430,32 @@ pub fn run(args: &BenchCubeArgs) -> Result<()> {
         Judge::Gnubg => "our cube model on gnubg 3-ply probs",
         Judge::Bgsage => "our cube model on bgsage 3-ply probs",
     };
+    let kind = if args.match_length > 1 {
+        format!(
+            "{}-point match positions (scores 2 to {0} away)",
+            args.match_length
+        )
+    } else {
+        "money positions (Jacoby, beavers)".to_owned()
+    };
     println!(
-        "Cube decisions on {} money positions (Jacoby, beavers; {} redoubles), judged by {judge_name}; mEMG per close decision (within {CLOSE} of the other choice under the judge)",
+        "Cube decisions on {} {kind}, {} of them redoubles; judged by {judge_name}; mEMG per close decision (within {CLOSE} of the other choice under the judge)",
         judged.len(),
         judged.iter().filter(|j| j.ci.owner == Owner::Me).count()
     );
     let mut theirs = Tally::default();
     let mut theirs3 = Tally::default();
+    // The two cube models side by side on the same (gnubg 0-ply) probabilities.
+    let mut theirs0 = Tally::default();
+    let mut model_on_theirs0 = Tally::default();
     let mut janowski_on_theirs = Tally::default();
     let mut worst = Vec::new();
     for j in &judged {
+        let [nd, dt, dp] = j.p0;
+        theirs0.add(&j.judge, dt.min(dp) > nd, dt <= dp);
+        let x = cube::cube_efficiency(classify(&j.pos), j.pos.pip_count().0);
+        let d = cube::decide(&j.probs0, &j.ci, x);
+        model_on_theirs0.add(&j.judge, d.double, d.take);
         let [nd, dt, dp] = j.p2;
         theirs.add(&j.judge, dt.min(dp) > nd, dt <= dp);
         let [nd, dt, dp] = j.p3;
@@ -397,6 +467,11 @@ pub fn run(args: &BenchCubeArgs) -> Result<()> {
         let e = janowski_on_theirs.doubler_error + janowski_on_theirs.taker_error - before;
         worst.push((e, j, d, j.judge_probs));
     }
+    println!("{}", theirs0.line("gnubg 0-ply (its model)", ""));
+    println!(
+        "{}",
+        model_on_theirs0.line("our cube model on gnubg 0-ply probs", "")
+    );
     println!("{}", theirs.line("gnubg 2-ply", ""));
     if args.judge == Judge::Bgsage {
         println!("{}", theirs3.line("gnubg 3-ply", ""));

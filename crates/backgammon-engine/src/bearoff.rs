@@ -250,7 +250,7 @@ pub fn all_positions() -> Vec<[u8; 6]> {
 }
 
 /// Every one-sided position of at most `max` checkers, in the order of [`all_positions`].
-fn positions_up_to(max: u8) -> Vec<[u8; 6]> {
+pub(crate) fn positions_up_to(max: u8) -> Vec<[u8; 6]> {
     fn rec(i: usize, left: u8, p: &mut [u8; 6], all: &mut Vec<[u8; 6]>) {
         if i == 6 {
             all.push(*p);

@@ -168,7 +168,11 @@ impl Evaluator {
                 invert(&terminal_for_winner(&pos.flip()))
             }
             Class::Bearoff => bearoff_probs(pos),
-            Class::Race => self.net_probs(NET_RACE, pos, s),
+            Class::Race => {
+                let mut p = self.net_probs(NET_RACE, pos, s);
+                crate::escape::correct_race(pos, &mut p);
+                p
+            }
             Class::Contact => self.net_probs(NET_CONTACT, pos, s),
         }
     }

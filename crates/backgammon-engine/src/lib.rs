@@ -31,6 +31,7 @@ pub mod analysis;
 pub mod bearoff;
 pub mod cube;
 pub mod encode;
+pub mod escape;
 pub mod eval;
 pub mod fibs;
 pub mod net;

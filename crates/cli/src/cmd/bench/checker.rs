@@ -26,7 +26,7 @@ use tablier_backgammon_engine::eval::{terminal_for_winner, Evaluator, Scratch};
 use tablier_backgammon_engine::player::Player;
 use tablier_backgammon_engine::search::PlayValue;
 
-use super::cube::{id_of, money_cube, run_judge, self_play, verdict};
+use super::cube::{at_match_score, id_of, money_cube, run_judge, self_play, verdict};
 use crate::cmd::backgammon::{evaluator, read_weights};
 use crate::common::progress;
 
@@ -115,14 +115,7 @@ fn draw_positions(count: usize, seed: u64, length: u32) -> Vec<(Position, Roll, 
                     _ => money_cube(1, Owner::Centre),
                 };
                 if length > 1 {
-                    let away = [rng.gen_range(2..=length), rng.gen_range(2..=length)];
-                    ci = CubeInfo {
-                        match_length: length,
-                        score: [length - away[0], length - away[1]],
-                        jacoby: false,
-                        beavers: false,
-                        ..ci
-                    };
+                    ci = at_match_score(ci, length, rng);
                 }
                 out.push((*pos, roll, ci));
             }

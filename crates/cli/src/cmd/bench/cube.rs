@@ -176,6 +176,19 @@ pub(crate) fn money_cube(value: u32, owner: Owner) -> CubeInfo {
     }
 }
 
+/// The cube `ci` in a match of `length` points at a score drawn for it, each side 2 to
+/// `length` points away.
+pub(crate) fn at_match_score(ci: CubeInfo, length: u32, rng: &mut ChaCha8Rng) -> CubeInfo {
+    let away = [rng.gen_range(2..=length), rng.gen_range(2..=length)];
+    CubeInfo {
+        match_length: length,
+        score: [length - away[0], length - away[1]],
+        jacoby: false,
+        beavers: false,
+        ..ci
+    }
+}
+
 /// Seeded self-play at level 2 with `ev`, game after game from the start, for as long as
 /// `visit` returns true: it sees each position before the roll (`None`), then with the roll
 /// thrown and its legal plays, and may draw from the same generator.
@@ -228,14 +241,7 @@ fn draw_positions(
                 money_cube(1, Owner::Centre)
             };
             if length > 1 {
-                let away = [rng.gen_range(2..=length), rng.gen_range(2..=length)];
-                ci = CubeInfo {
-                    match_length: length,
-                    score: [length - away[0], length - away[1]],
-                    jacoby: false,
-                    beavers: false,
-                    ..ci
-                };
+                ci = at_match_score(ci, length, rng);
             }
             if ci.may_double() {
                 out.push((*pos, ci));

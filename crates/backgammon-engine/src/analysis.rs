@@ -351,7 +351,8 @@ impl Analysis {
 }
 
 /// Analyses games given as their actions (see [`points`]) with our engine: checker plays
-/// searched to `plies`, cube decisions searched with the cube to `plies.min(2)`. `progress`
+/// valued as the engine plays them ([`search::PlayValue::CubefulSearch`]: searched to `plies`
+/// with the cube and the score), cube decisions searched with the cube to `plies.min(2)`. `progress`
 /// is told the number of games done.
 ///
 /// # Errors
@@ -371,14 +372,17 @@ pub fn analyse(
         let ci = &point.cube;
         match &point.kind {
             PointKind::Play { plays, played, .. } => {
-                let (best, best_p) = search::best_of(ev, plays, plies, filter, &mut s);
-                let played_p = match plays.iter().position(|p| p.result == played.result) {
-                    Some(i) if i == best => best_p,
-                    Some(i) => search::play_probs(ev, &plays[i], plies, &mut s),
-                    None => best_p,
+                // Valued as the engine chooses its own plays: each candidate's position
+                // searched with the cube and the score at every node.
+                let how = search::PlayValue::CubefulSearch;
+                let (best, best_v) =
+                    search::best_of_valued(ev, plays, plies, filter, ci, how, &mut s);
+                let played_v = match plays.iter().position(|p| p.result == played.result) {
+                    Some(i) if i == best => best_v,
+                    Some(i) => search::play_value(ev, &plays[i], plies, ci, how, &mut s),
+                    None => best_v,
                 };
-                let loss = cubeless_value(&best_p, ci) - cubeless_value(&played_p, ci);
-                out.add_play(&point, loss, &plays[best]);
+                out.add_play(&point, (best_v - played_v).max(0.0), &plays[best]);
             }
             PointKind::Cube { .. } | PointKind::Response { .. } => {
                 let d = search::cube_decision(ev, &point.position, ci, plies.min(2), &mut s);

@@ -1,5 +1,6 @@
 //! The analysis judges by the engine's own choices: a 3-point match where white plays exactly
-//! as the engine does at 0-ply (checker plays and cube) and black plays at random must show
+//! as the engine does at 0-ply (checker plays valued with the cube and the score, and cube
+//! decisions) and black plays at random must show
 //! no loss at all for white when analysed at 0-ply, and a high error rate for black. The match
 //! goes through a `.mat` file and back, as `tablier analyse` reads it.
 
@@ -10,6 +11,7 @@ use tablier_backgammon::record::{replay_mat, to_mat};
 use tablier_backgammon_engine::analysis::{analyse, cube_info};
 use tablier_backgammon_engine::cube::{cube_efficiency, decide};
 use tablier_backgammon_engine::eval::{classify, Evaluator, Scratch};
+use tablier_backgammon_engine::search;
 use tablier_core::{Actor, Game, SeededDice, Side};
 
 #[test]
@@ -31,7 +33,10 @@ fn the_engines_own_choices_lose_nothing_and_random_play_loses_much() {
                     Phase::Moving { .. } => {
                         let plays = m.legal_plays();
                         let i = if engine {
-                            ev.best_play_0ply(&plays, &mut s).0
+                            let ci = cube_info(&m);
+                            let how = search::PlayValue::CubefulSearch;
+                            let filter = search::MoveFilter::default();
+                            search::best_of_valued(ev, &plays, 0, filter, &ci, how, &mut s).0
                         } else {
                             rng.gen_range(0..plays.len())
                         };

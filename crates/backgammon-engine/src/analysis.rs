@@ -9,7 +9,7 @@ use tablier_backgammon::{Play, Position, Roll};
 use tablier_core::{Game, Side};
 
 use crate::cube::{self, CubeInfo, Owner};
-use crate::eval::{Evaluator, Probs, Scratch};
+use crate::eval::{Evaluator, Scratch};
 use crate::search::{self, MoveFilter};
 
 /// The cube around the side on turn in `m`.
@@ -36,18 +36,6 @@ pub fn cube_info(m: &Match) -> CubeInfo {
         jacoby: o.jacoby,
         beavers: o.beavers,
     }
-}
-
-/// The value of cubeless probabilities at the cube and score of `ci` (money: cubeless equity).
-#[must_use]
-pub fn cubeless_value(p: &Probs, ci: &CubeInfo) -> f32 {
-    let v = cube::outcome_values_for(ci);
-    (p[0] - p[1]) * v[0]
-        + (p[1] - p[2]) * v[1]
-        + p[2] * v[2]
-        + ((1.0 - p[0]) - p[3]) * v[3]
-        + (p[3] - p[4]) * v[4]
-        + p[4] * v[5]
 }
 
 /// What kind of decision.

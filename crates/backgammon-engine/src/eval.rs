@@ -225,7 +225,8 @@ pub fn bearoff_probs(pos: &Position) -> Probs {
     let me = one_side(pos);
     let them = one_side(&pos.flip());
     if let Some(e) = TwoSided::global().lookup(&me, &them) {
-        return [e.win, 0.0, 0.0, 0.0, 0.0];
+        // The table's sums can stray a few ulps outside [0, 1].
+        return [e.win.clamp(0.0, 1.0), 0.0, 0.0, 0.0, 0.0];
     }
     let db = Bearoff::global();
     let w = db.win_probability(&me, &them);

@@ -352,7 +352,10 @@ async fn a_finished_game_reveals_its_seed_and_verifies() {
         .iter()
         .filter_map(|p| p["value"].as_f64())
         .collect();
-    assert!(values.len() > 10 && values.iter().all(|v| (0.0..=100.0).contains(v)));
+    assert!(
+        values.len() > 10 && values.iter().all(|v| (0.0..=100.0).contains(v)),
+        "{values:?}"
+    );
     // At the end the winner's chance is certain.
     let last = positions.last().unwrap();
     assert!(last["view"].is_object());

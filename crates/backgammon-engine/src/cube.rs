@@ -447,7 +447,38 @@ pub fn cubeful_equity(p: &Probs, ci: &CubeInfo, x: f32) -> f32 {
     } else {
         match_points(p, ci)[0]
     };
-    x * live_equity_ends(p[0], points, ends, owner) + (1.0 - x) * dead
+    let e = x * live_equity_ends(p[0], points, ends, owner) + (1.0 - x) * dead;
+    match owner {
+        Owner::Centre | Owner::Opponent => {
+            opponent_doubles_at_once(p, ci, ci.value).map_or(e, |b| e.min(b))
+        }
+        Owner::Me => e,
+    }
+}
+
+/// In a match, what the opponent can hold the player on roll to by doubling a cube of `cube`
+/// (his to turn) at once, where the cube he then hands over is dead for the player (it would
+/// already win him the match): the player takes a game that no cube will change again, or
+/// passes. `None` when that does not apply (money, a double the opponent cannot use, a cube
+/// the player could still use after taking).
+///
+/// Janowski's mix assumes that the cube's owner turns it at the edge of his window or never,
+/// which undervalues his double where turning it at once is best: a leader 2-away who doubles
+/// a trailer 4-away is redoubled at once (the 4-cube makes every win and loss a match), so the
+/// leader's double/take is worth his winning chance, not the dead 2-cube's gammon-laden value
+/// mixed in. Values in units of `ci.value`.
+fn opponent_doubles_at_once(p: &Probs, ci: &CubeInfo, cube: u32) -> Option<f32> {
+    if ci.match_length == 0 || !ci.opponent_cube_live(cube) || ci.crawford {
+        return None;
+    }
+    let my_away = ci.match_length.saturating_sub(ci.score[0]);
+    if my_away > 2 * cube {
+        return None;
+    }
+    let (w2, l2) = win_lose_values(p, &outcome_values(ci, 2 * cube, ci.value));
+    let take = p[0] * w2 - (1.0 - p[0]) * l2;
+    let pass = outcome_values(ci, cube, ci.value)[3];
+    Some(take.max(pass))
 }
 
 /// The cube decision for the player on roll, with cubeless probabilities `p` (before the
@@ -475,7 +506,8 @@ pub fn decide(p: &Probs, ci: &CubeInfo, x: f32) -> CubeDecision {
         } else {
             lose2 + (w2 - lose2) * (p[0] - tp1) / (1.0 - tp1).max(1e-6)
         };
-        x * live + (1.0 - x) * dead2
+        let e = x * live + (1.0 - x) * dead2;
+        opponent_doubles_at_once(p, ci, ci.value * 2).map_or(e, |b| e.min(b))
     };
     CubeDecision::from_equities(no_double, double_take, ci)
 }
@@ -622,6 +654,37 @@ mod tests {
         let crawford_trail = Met::kazaross_xg2().mwc(2, 1, false);
         assert!((tp - crawford_trail).abs() < 1e-4, "{tp}");
         assert!((cp - (1.0 - crawford_trail)).abs() < 1e-4, "{cp}");
+    }
+
+    #[test]
+    fn a_leader_who_doubles_is_redoubled_at_once() {
+        // 7-point match, 5–3: the leader (2-away) doubling the trailer (4-away) hands him a
+        // cube he turns at once, since at 4 every game decides the match. gnubg 1.07 at 3 plies
+        // on HZ7BABbYvYEBAw:cAngADAAKAAE, with these probabilities: no double +0.806, double/take
+        // +0.540 (the leader's winning chance, 0.765, in these units); the dead 2-cube mixed in
+        // made it +0.827 and a double.
+        let ci = CubeInfo {
+            match_length: 7,
+            score: [5, 3],
+            ..CubeInfo::money()
+        };
+        let p = [0.765, 0.220, 0.010, 0.043, 0.001];
+        let d = decide(&p, &ci, 0.68);
+        assert!((d.double_take - 0.540).abs() < 0.02, "{d:?}");
+        assert!(!d.double && d.take, "{d:?}");
+        // His immediate double is the binary 4-cube game: the doubler's match winning chance
+        // equals his winning chance.
+        let (mid, half) = match_scale(&ci, 1);
+        assert!((mid + half * d.double_take - 0.765).abs() < 1e-3);
+        // Where the leader could still use the cube he would own (a long match), nothing
+        // changes, and money play never does.
+        let long = CubeInfo {
+            match_length: 25,
+            score: [5, 3],
+            ..CubeInfo::money()
+        };
+        assert_eq!(opponent_doubles_at_once(&p, &long, 2), None);
+        assert_eq!(opponent_doubles_at_once(&p, &CubeInfo::money(), 1), None);
     }
 
     #[test]

@@ -95,7 +95,66 @@ fn labels_append_and_a_fit_gets_closer_to_them() {
     let o = tablier(&["train", "backgammon-fit", "--data", &bad, "--out", &out2]);
     assert!(text(&o).contains("too few"), "{}", text(&o));
     let o = tablier(&["train", "backgammon-label", "--plies", "4", "--out", &bad]);
-    assert!(text(&o).contains("--plies is 1, 2 or 3"), "{}", text(&o));
+    assert!(text(&o).contains("--plies is 0 to 3"), "{}", text(&o));
     assert!(!std::path::Path::new(&out2).exists());
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn rollout_labels_of_the_positions_asked_for() {
+    use tablier_backgammon_engine::eval::{classify, Class, Scratch};
+    let d = std::env::temp_dir().join(format!("tablier-bg-roll-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let out = d.join("gap.txt").to_str().unwrap().to_owned();
+    let run_label = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "backgammon-label",
+            "--games",
+            "2",
+            "--sample",
+            "1",
+            "--min-pip-gap",
+            "40",
+            "--threads",
+            "2",
+            "--seed",
+            "5",
+            "--quiet",
+            "--out",
+            &out,
+        ];
+        args.extend_from_slice(extra);
+        tablier(&args)
+    };
+    // The nets' own values first (--plies 0), then rollouts of the same positions.
+    let o = run_label(&["--plies", "0"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let own = std::fs::read_to_string(&out).unwrap();
+    let n = own.lines().count();
+    assert!(n > 0, "no position with a 40-pip gap in two games");
+    let o = run_label(&["--rollout", "12"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("by rollouts of 12 games"), "{}", text(&o));
+    let all = std::fs::read_to_string(&out).unwrap();
+    let samples: Vec<_> = all.lines().map(|l| parse_line(l).unwrap()).collect();
+    assert_eq!(samples.len(), 2 * n, "the same positions, labelled twice");
+    // Each game's lines are written when it ends: with two threads the games' order varies.
+    let key = |p: &tablier_backgammon::Position| format!("{:?}", p.to_sides());
+    let rolled: std::collections::HashMap<_, _> =
+        samples[n..].iter().map(|b| (key(&b.pos), b)).collect();
+    let mut s = Scratch::default();
+    let mut differ = 0;
+    for a in &samples[..n] {
+        let b = rolled[&key(&a.pos)];
+        let (x, y) = a.pos.pip_count();
+        assert!(classify(&a.pos) == Class::Contact && x.abs_diff(y) >= 40);
+        // --plies 0 writes what the nets say; a rollout writes chances it measured.
+        let net = Evaluator::shipped().probs(&a.pos, &mut s);
+        assert!(a.target.iter().zip(&net).all(|(t, v)| (t - v).abs() < 1e-5));
+        assert!(b.target.iter().all(|t| (0.0..=1.0).contains(t)));
+        differ += usize::from(a.target != b.target);
+    }
+    assert!(differ > 0);
     std::fs::remove_dir_all(&d).ok();
 }

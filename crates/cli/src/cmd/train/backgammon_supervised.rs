@@ -12,7 +12,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tablier_backgammon_engine::eval::{Evaluator, Scratch};
+use tablier_backgammon_engine::eval::{classify, Class, Evaluator, Scratch};
+use tablier_backgammon_engine::rollout::{rollout, RolloutConfig};
 use tablier_backgammon_engine::supervised::{
     draw_positions, fit_epoch, label, loss, loss_by_net, parse_line, to_line, Loss, Sample,
 };
@@ -26,9 +27,18 @@ pub struct LabelArgs {
     /// Self-play games to draw positions from.
     #[arg(long, default_value_t = 1_000)]
     games: u64,
-    /// Depth of the labels' search (1 to 3).
+    /// Depth of the labels' search (1 to 3; 0: the nets' own values, to hold a fit where it
+    /// should not move).
     #[arg(long, default_value_t = 2)]
     plies: u32,
+    /// Label by rollouts of this many games each (luck-adjusted, played to the end at 0-ply)
+    /// instead of a search.
+    #[arg(long, default_value_t = 0)]
+    rollout: u32,
+    /// Keep only contact positions where one side leads the race by at least this many pips
+    /// (0: every position): those where a racing lead meets contact still to come.
+    #[arg(long, default_value_t = 0)]
+    min_pip_gap: u32,
     /// Share of each game's positions that are labelled (0 to 1).
     #[arg(long, default_value_t = 0.25)]
     sample: f64,
@@ -55,8 +65,8 @@ pub struct LabelArgs {
 
 /// Runs `tablier train backgammon-label`.
 pub fn label_run(args: &LabelArgs) -> Result<()> {
-    if !(1..=3).contains(&args.plies) {
-        bail!("--plies is 1, 2 or 3");
+    if args.plies > 3 {
+        bail!("--plies is 0 to 3");
     }
     if !(0.0..=1.0).contains(&args.sample) || !(0.0..=1.0).contains(&args.explore) {
         bail!("--sample and --explore are between 0 and 1");
@@ -78,13 +88,37 @@ pub fn label_run(args: &LabelArgs) -> Result<()> {
         let mut s = Scratch::default();
         let (mut lines, mut count) = (String::new(), 0);
         for pos in draw_positions(&ev, args.explore, &mut rng, &mut s) {
+            if args.min_pip_gap > 0 {
+                let (a, b) = pos.pip_count();
+                if classify(&pos) != Class::Contact || a.abs_diff(b) < args.min_pip_gap {
+                    continue;
+                }
+            }
             if !rng.gen_bool(args.sample) {
                 continue;
             }
             if stop.load(Ordering::Relaxed) {
                 return; // this game's labels are dropped whole
             }
-            let target = label(&ev, &pos, args.plies, &mut s);
+            let target = if args.rollout > 0 {
+                let cfg = RolloutConfig {
+                    trials: args.rollout,
+                    truncate: 0,
+                    variance_reduction: true,
+                    seed: rng.gen(),
+                };
+                // Luck-adjusted means can stray a little outside [0, 1].
+                rollout(&ev, &pos, &cfg, |_| !stop.load(Ordering::Relaxed))
+                    .probs()
+                    .map(|p| p.clamp(0.0, 1.0))
+            } else if args.plies == 0 {
+                ev.probs(&pos, &mut s)
+            } else {
+                label(&ev, &pos, args.plies, &mut s)
+            };
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
             lines += &to_line(&Sample { pos, target });
             lines.push('\n');
             count += 1;
@@ -107,9 +141,13 @@ pub fn label_run(args: &LabelArgs) -> Result<()> {
         return Err(e.context(format!("writing {}", args.out.display())));
     }
     eprintln!(
-        "{} positions labelled at {} plies in {:.0} s, appended to {}",
+        "{} positions labelled {} in {:.0} s, appended to {}",
         labels.load(Ordering::Relaxed),
-        args.plies,
+        if args.rollout > 0 {
+            format!("by rollouts of {} games", args.rollout)
+        } else {
+            format!("at {} plies", args.plies)
+        },
         started.elapsed().as_secs_f64(),
         args.out.display()
     );

@@ -14,7 +14,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use tablier_draughts::{fen, Position, G10, INTERNATIONAL};
-use tablier_draughts_engine::{Engine, Tables};
+use tablier_draughts_engine::Engine;
 use tablier_draughts_protocol::dxp::session::{Note, Options, Series, Session, Transport};
 use tablier_draughts_protocol::dxp::{self, EndReason, Message, DEFAULT_PORT};
 use tablier_draughts_protocol::MAX_SECONDS;
@@ -60,7 +60,8 @@ pub struct DxpArgs {
     /// Transposition table size in MiB (at most half of the machine's memory).
     #[arg(long, default_value_t = 64)]
     hash: usize,
-    /// Endgame tables up to this many pieces, generated at start (0: none).
+    /// Endgame tables up to this many pieces (2 to 4; 0: none), read from the cache that
+    /// `tablier draughts tables` fills, or solved at start and kept there.
     #[arg(long, default_value_t = 3)]
     tables: u32,
     /// Print every message sent (`>>`) and received (`<<`) on stderr.
@@ -71,13 +72,14 @@ pub struct DxpArgs {
 /// The connection in use, for the Ctrl-C handler.
 static PEER: Mutex<Option<TcpStream>> = Mutex::new(None);
 
-fn new_engine(args: &DxpArgs) -> Engine<G10> {
+fn new_engine(args: &DxpArgs) -> Result<Engine<G10>> {
     let mut engine = Engine::<G10>::new(&INTERNATIONAL, args.hash.max(1));
     if args.tables >= 2 {
-        let tables = Tables::generate::<G10>(&INTERNATIONAL, args.tables, &mut |_, _| {});
+        let tables =
+            crate::cmd::draughts::endgame_tables::<G10>(&INTERNATIONAL, args.tables, false)?;
         engine.set_tables(Some(Arc::new(tables)));
     }
-    engine
+    Ok(engine)
 }
 
 fn engine_name() -> String {
@@ -161,7 +163,7 @@ fn with_port(addr: &str) -> String {
 fn run_follower(addr: &str, args: &DxpArgs) -> Result<()> {
     let addr = with_port(addr);
     let listener = TcpListener::bind(&addr).with_context(|| format!("listening on {addr}"))?;
-    let mut engine = new_engine(args);
+    let mut engine = new_engine(args)?;
     // Said once the engine (and its endgame tables) is ready.
     println!("tablier dxp: listening on {}", listener.local_addr()?);
     let _ = std::io::stdout().flush();
@@ -175,7 +177,7 @@ fn run_follower(addr: &str, args: &DxpArgs) -> Result<()> {
                     return Err(e);
                 }
                 eprintln!("dxp: {e:#}");
-                new_engine(args)
+                new_engine(args)?
             }
         };
         if args.once {
@@ -194,7 +196,7 @@ fn run_initiator(addr: &str, args: &DxpArgs) -> Result<()> {
         bail!("--time-per-game-min must be 1..999");
     }
     let stream = TcpStream::connect(&addr).with_context(|| format!("connecting to {addr}"))?;
-    let engine = new_engine(args);
+    let engine = new_engine(args)?;
     let mut s = session(stream, args, engine)?;
     let series = Series {
         games: args.games,

@@ -272,12 +272,17 @@ impl Report {
     }
 }
 
-/// Our endgame tables, solved now (`--tables`; none below 2 pieces).
-fn tables_of<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Option<Arc<Tables>> {
-    (args.tables >= 2).then(|| {
-        eprintln!("solving endgame tables up to {} pieces…", args.tables);
-        Arc::new(Tables::generate::<G>(variant, args.tables, &mut |_, _| {}))
-    })
+/// Our endgame tables (`--tables`; none below 2 pieces): read from the cache, or solved now
+/// and kept there.
+fn tables_of<G: Geometry>(
+    args: &MatchArgs,
+    variant: &'static Variant,
+) -> Result<Option<Arc<Tables>>> {
+    if args.tables < 2 {
+        return Ok(None);
+    }
+    let t = crate::cmd::draughts::endgame_tables::<G>(variant, args.tables, false)?;
+    Ok(Some(Arc::new(t)))
 }
 
 fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Result<()> {
@@ -296,7 +301,7 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
         };
         Ok(w)
     };
-    let tables = tables_of::<G>(args, variant);
+    let tables = tables_of::<G>(args, variant)?;
     let mut ours = EngineContestant {
         engine: Engine::<G>::with_weights(variant, 64, load(&args.weights, &args.patterns)?),
         label: "tablier".into(),
@@ -455,7 +460,7 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
     } else {
         format!("{addr}:{}", tablier_draughts_protocol::dxp::DEFAULT_PORT)
     };
-    let tables = tables_of::<G10>(args, &INTERNATIONAL);
+    let tables = tables_of::<G10>(args, &INTERNATIONAL)?;
     let pairs = args.games.div_ceil(2) as usize;
     let openings = ballot::<G10>(&INTERNATIONAL, pairs, args.opening_plies, args.seed)?;
     let mut report = Report::new(args, 2 * pairs as u64)?;

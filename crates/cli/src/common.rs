@@ -19,6 +19,21 @@ impl std::fmt::Display for Failed {
 
 impl std::error::Error for Failed {}
 
+/// Writes `bytes` to `path` whole or not at all: into a file beside it, then renamed over it,
+/// so that a crash never leaves half a file. A path that exists and is not a regular file
+/// (`/dev/null`, a pipe) is written to directly: renaming over it would replace the device.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    if special {
+        return std::fs::write(path, bytes).with_context(|| format!("writing {}", path.display()));
+    }
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp{}", std::process::id()));
+    let tmp = path.with_file_name(name);
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+}
+
 /// Reads a whole file as text (PDN files in the wild are UTF-8 or Latin-1).
 pub fn read_text(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -145,4 +160,41 @@ pub fn stop_on_interrupt(engine_stop: Arc<AtomicBool>) {
 pub fn on_interrupt(action: fn()) {
     let _ = ACTION.set(action);
     install_handler();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::FileTypeExt;
+
+    #[test]
+    fn write_file_replaces_files_whole_and_writes_into_pipes() {
+        let d = std::env::temp_dir().join(format!("tablier-write-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        let file = d.join("weights.tbg");
+        write_file(&file, b"one").unwrap();
+        write_file(&file, b"two").unwrap();
+        assert_eq!(std::fs::read(&file).unwrap(), b"two");
+        let names: Vec<_> = std::fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["weights.tbg"], "no temporary file left behind");
+        // A named pipe (like /dev/null, not a regular file) is written into, not replaced:
+        // `--out /dev/null` once turned /dev/null into a file.
+        let fifo = d.join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo).unwrap())
+        };
+        write_file(&fifo, b"through").unwrap();
+        assert_eq!(reader.join().unwrap(), b"through");
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        std::fs::remove_dir_all(&d).ok();
+    }
 }

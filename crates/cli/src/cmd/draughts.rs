@@ -206,17 +206,15 @@ pub(crate) fn endgame_tables<G: Geometry>(
         bar.set_position(done as u64);
     });
     bar.finish_and_clear();
-    let write = || -> std::io::Result<()> {
+    // Written whole or not at all: a reader never sees half a file.
+    let write = || -> Result<()> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        // Written whole under another name, then renamed: a reader never sees half a file.
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, t.to_bytes())?;
-        std::fs::rename(&tmp, &path)
+        crate::common::write_file(&path, &t.to_bytes())
     };
     if let Err(e) = write() {
-        eprintln!("could not keep the tables in {}: {e}", path.display());
+        eprintln!("could not keep the tables in {}: {e:#}", path.display());
     }
     Ok(t)
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use tablier_backgammon_engine::eval::Evaluator;
 use tablier_backgammon_engine::train::{duel, TrainConfig, Trainer};
@@ -54,10 +54,7 @@ pub struct TrainArgs {
 
 /// Writes a weights file atomically (a temporary file renamed over the target).
 fn write_weights(path: &Path, ev: &Evaluator) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, ev.to_bytes()).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
-    Ok(())
+    crate::common::write_file(path, &ev.to_bytes())
 }
 
 /// Runs `tablier train backgammon`.

@@ -270,10 +270,7 @@ pub fn fit_run(args: &FitArgs) -> Result<()> {
         }
         alpha *= args.decay;
     }
-    let tmp = args.out.with_extension("tmp");
-    std::fs::write(&tmp, best_ev.to_bytes())
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &args.out).with_context(|| format!("writing {}", args.out.display()))?;
+    crate::common::write_file(&args.out, &best_ev.to_bytes())?;
     let (_, text) = show(&format!("kept, {measured}"), &best_ev, test);
     eprintln!("{text}; wrote {}", args.out.display());
     Ok(())

@@ -337,10 +337,7 @@ fn write_patterns(
     out: &Path,
     table: &tablier_draughts_engine::patterns::PatternWeights,
 ) -> Result<()> {
-    let tmp = out.with_extension("tmp");
-    std::fs::write(&tmp, table.to_bytes())
-        .with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, out).with_context(|| format!("cannot write {}", out.display()))
+    crate::common::write_file(out, &table.to_bytes())
 }
 
 /// Pairs of games (balloted openings, colours reversed) of `a` against `b`, on `threads`
@@ -509,9 +506,7 @@ fn train_on<G: Geometry>(
         let _ = writeln!(text, "# Check: {line}.");
     }
     text.push_str(&fit.weights.to_text());
-    let tmp = out.with_extension("tmp");
-    std::fs::write(&tmp, &text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, out).with_context(|| format!("cannot write {}", out.display()))?;
+    crate::common::write_file(out, text.as_bytes())?;
     println!("wrote {}", out.display());
     Ok(())
 }

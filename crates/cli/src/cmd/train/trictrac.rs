@@ -57,9 +57,7 @@ pub struct TrainArgs {
 
 /// Writes the checkpoint atomically (a temporary file renamed over it).
 fn save(ck: &Checkpoint, path: &Path) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, ck.to_text()).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+    crate::common::write_file(path, ck.to_text().as_bytes())
 }
 
 /// Runs `tablier train trictrac`.

@@ -1,9 +1,13 @@
 //! `tablier hub`: the draughts engine over the Hub protocol on standard input and output,
-//! for draughts GUIs ([`tablier_draughts_protocol::hub::engine`]).
+//! for draughts GUIs ([`tablier_draughts_protocol::hub::engine`]). Its endgame tables
+//! (`bb-size`, up to 4 pieces) are read from the cache that `tablier draughts tables` fills,
+//! or solved and kept there the first time.
+
+use std::sync::Arc;
 
 use anyhow::{anyhow, Result};
 use clap::Args;
-use tablier_draughts::Variant;
+use tablier_draughts::{with_board, Variant};
 use tablier_draughts_protocol::hub;
 
 /// `tablier hub`: the engine over the Hub protocol on stdin/stdout.
@@ -21,6 +25,14 @@ pub fn run(args: &HubArgs) -> Result<()> {
     hub::engine::run(
         variant,
         tablier_draughts_protocol::memory_limit(),
+        Arc::new(|v: &'static Variant, pieces: u32| {
+            // Quiet: a GUI shows what the engine writes to stderr; a damaged cache file is
+            // still reported (and solved again).
+            let t = with_board!(v.board, G => crate::cmd::draughts::endgame_tables::<G>(v, pieces, true));
+            t.map(Arc::new)
+                .map_err(|e| eprintln!("endgame tables: {e:#}"))
+                .ok()
+        }),
         std::io::stdin().lock(),
         std::io::stdout(),
     )?;

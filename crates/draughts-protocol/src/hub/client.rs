@@ -262,7 +262,13 @@ mod tests {
         let (ours, theirs) = UnixStream::pair().unwrap();
         let reader = std::io::BufReader::new(theirs.try_clone().unwrap());
         let engine = std::thread::spawn(move || {
-            crate::hub::engine::run(&INTERNATIONAL, 1 << 30, reader, theirs)
+            crate::hub::engine::run(
+                &INTERNATIONAL,
+                1 << 30,
+                crate::hub::engine::solve_tables(),
+                reader,
+                theirs,
+            )
         });
         let mut client =
             Client::connect(ours.try_clone().unwrap(), ours, "socket", &INTERNATIONAL).unwrap();

@@ -157,6 +157,61 @@ impl Level {
     }
 }
 
+/// The most pieces of endgame tables a GUI may ask for (`bb-size`) in `variant`: four up to
+/// the 10x10 board (on 10x10, 116 M positions: four minutes to solve once, a 29 MB file
+/// after), three on 12x12, where four pieces would be too many positions to solve here.
+#[must_use]
+pub fn max_table_pieces(variant: &Variant) -> u32 {
+    if variant.board.side() <= 10 {
+        4
+    } else {
+        3
+    }
+}
+
+/// Where the engine's endgame tables come from: given the variant and the most pieces, the
+/// tables, or `None` where they cannot be had. [`solve_tables`] solves them in memory at each
+/// start; `tablier hub` reads them from the cache that `tablier draughts tables` fills (and
+/// solves and keeps them there the first time).
+pub type TableSource = Arc<dyn Fn(&'static Variant, u32) -> Option<Arc<Tables>> + Send + Sync>;
+
+/// A [`TableSource`] that solves the tables in memory.
+#[must_use]
+pub fn solve_tables() -> TableSource {
+    Arc::new(|v: &'static Variant, pieces: u32| {
+        Some(Arc::new(with_board!(v.board, G => Tables::generate::<G>(
+            v,
+            pieces,
+            &mut |_, _| {}
+        ))))
+    })
+}
+
+/// The tables of the last start, kept for the next: a new game in the same variant and with
+/// the same `bb-size` reuses them instead of loading or solving them again.
+#[derive(Clone)]
+struct TableCache {
+    source: TableSource,
+    #[allow(clippy::type_complexity)]
+    last: Arc<Mutex<Option<(&'static str, u32, Arc<Tables>)>>>,
+}
+
+impl TableCache {
+    /// The tables of `variant` up to `pieces`. The lock is held while they are loaded, so a
+    /// second start waits for the first instead of solving them twice.
+    fn get(&self, variant: &'static Variant, pieces: u32) -> Option<Arc<Tables>> {
+        let mut last = self.last.lock().ok()?;
+        if let Some((name, n, t)) = last.as_ref() {
+            if *name == variant.name && *n == pieces {
+                return Some(Arc::clone(t));
+            }
+        }
+        let t = (self.source)(variant, pieces)?;
+        *last = Some((variant.name, pieces, Arc::clone(&t)));
+        Some(t)
+    }
+}
+
 /// The Hub `tt-size` range: 2^16 to 2^30 entries.
 const TT_BITS: std::ops::RangeInclusive<u32> = 16..=30;
 
@@ -274,8 +329,9 @@ impl Session {
                     self.max_tt_bits()
                 ));
                 say(&format!(
-                    "param name=bb-size value={} type=int min=0 max=3",
-                    self.table_pieces
+                    "param name=bb-size value={} type=int min=0 max={}",
+                    self.table_pieces,
+                    max_table_pieces(self.variant)
                 ));
                 say("wait");
             }
@@ -357,7 +413,10 @@ impl Session {
                     value
                 };
                 match Variant::by_name(name) {
-                    Some(v) => self.variant = v,
+                    Some(v) => {
+                        self.variant = v;
+                        self.table_pieces = self.table_pieces.min(max_table_pieces(v));
+                    }
                     None => say(&error_line(format!("unknown variant {value}"))),
                 }
             }
@@ -382,8 +441,12 @@ impl Session {
                 ))),
             },
             "bb-size" => match value.parse::<u32>() {
-                Ok(n) if n <= 3 => self.table_pieces = n,
-                _ => say(&error_line(format!("bb-size {value}: 0 to 3"))),
+                Ok(n) if n <= max_table_pieces(self.variant) => self.table_pieces = n,
+                _ => say(&error_line(format!(
+                    "bb-size {value}: 0 to {} in {}",
+                    max_table_pieces(self.variant),
+                    self.variant.name
+                ))),
             },
             _ => {}
         }
@@ -431,16 +494,20 @@ fn spawn_worker<G: Geometry, W: Write + Send + 'static>(
     variant: &'static Variant,
     hash_mb: usize,
     table_pieces: u32,
+    tables: TableCache,
     out: Output<W>,
 ) -> Worker {
     let mut engine = Engine::<G>::new(variant, hash_mb);
-    // The endgame tables are solved in the background (seconds on 10x10, about 20 s on
-    // 12x12), so that `init` answers at once; searches use them from the first job after.
+    // The endgame tables are loaded or solved in the background (3 pieces: seconds on 10x10,
+    // about 20 s on 12x12; 4 pieces on 10x10: under a second from the cache, four minutes to
+    // solve the first time), so that `init` answers at once; searches use them from the
+    // first job after they are there.
     let (tables_tx, tables_rx) = mpsc::channel();
     if table_pieces >= 2 {
         std::thread::spawn(move || {
-            let t = Tables::generate::<G>(variant, table_pieces, &mut |_, _| {});
-            let _ = tables_tx.send(Arc::new(t));
+            if let Some(t) = tables.get(variant, table_pieces) {
+                let _ = tables_tx.send(t);
+            }
         });
     }
     let stop = engine.stop_flag();
@@ -503,16 +570,22 @@ fn run_job<G: Geometry, W: Write>(
 /// end, and writes the answers, `info` lines and `done` to `output` (each line flushed). The
 /// engine searches on a thread of its own, so that `stop` is heard during a search.
 /// `variant` is played until the GUI sets another; the hash table never takes more than
-/// `memory_limit` bytes (see [`crate::memory_limit`]).
+/// `memory_limit` bytes (see [`crate::memory_limit`]); the endgame tables (`bb-size`) come
+/// from `tables`, once per variant and size.
 ///
 /// # Errors
 /// Reading `input` fails.
 pub fn run<R: BufRead, W: Write + Send + 'static>(
     variant: &'static Variant,
     memory_limit: u64,
+    tables: TableSource,
     input: R,
     output: W,
 ) -> std::io::Result<()> {
+    let tables = TableCache {
+        source: tables,
+        last: Arc::new(Mutex::new(None)),
+    };
     let out = Output(Arc::new(Mutex::new(output)));
     let mut session = Session::new(variant, memory_limit);
     let mut worker: Option<Worker> = None;
@@ -524,8 +597,8 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(
                 // The old engine (if any) stops before the new one is made.
                 drop(worker.take());
                 let (v, mb, pieces) = (session.variant, session.hash_mb, session.table_pieces);
-                let o = out.clone();
-                worker = Some(with_board!(v.board, G => spawn_worker::<G, W>(v, mb, pieces, o)));
+                let (o, t) = (out.clone(), tables.clone());
+                worker = Some(with_board!(v.board, G => spawn_worker::<G, W>(v, mb, pieces, t, o)));
                 if ready {
                     out.say("ready");
                 }
@@ -669,6 +742,82 @@ mod tests {
             said.iter().any(|l| l.ends_with("min=16 max=16")),
             "{said:?}"
         );
+    }
+
+    #[test]
+    fn four_piece_tables_where_the_board_allows_them() {
+        let (mut s, mut said) = session(1 << 30);
+        send(&mut s, &mut said, "hub");
+        assert!(
+            said.iter()
+                .any(|l| l == "param name=bb-size value=3 type=int min=0 max=4"),
+            "{said:?}"
+        );
+        send(&mut s, &mut said, "set-param name=bb-size value=4");
+        assert_eq!(s.table_pieces(), 4);
+        for bad in ["5", "-1", "4.0", ""] {
+            said.clear();
+            send(
+                &mut s,
+                &mut said,
+                &format!("set-param name=bb-size value={bad}"),
+            );
+            assert!(said[0].contains("0 to 4 in international"), "{said:?}");
+            assert_eq!(s.table_pieces(), 4);
+        }
+        // 12x12: four pieces are refused, and a size set for another board comes down to 3.
+        send(&mut s, &mut said, "set-param name=variant value=canadian");
+        assert_eq!(s.table_pieces(), 3);
+        said.clear();
+        send(&mut s, &mut said, "set-param name=bb-size value=4");
+        assert!(said[0].contains("0 to 3 in canadian"), "{said:?}");
+        assert_eq!(s.table_pieces(), 3);
+        send(&mut s, &mut said, "set-param name=variant value=english");
+        send(&mut s, &mut said, "set-param name=bb-size value=4");
+        assert_eq!(s.table_pieces(), 4);
+    }
+
+    #[test]
+    fn the_tables_are_asked_for_once_per_variant_and_size() {
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let source: TableSource = Arc::new(move |v: &'static Variant, n: u32| {
+            tx.lock().unwrap().send((v.name, n)).unwrap();
+            // Small tables of any kind will do: what is counted is the asking.
+            Some(Arc::new(Tables::generate::<G10>(
+                &INTERNATIONAL,
+                2,
+                &mut |_, _| {},
+            )))
+        });
+        let cache = TableCache {
+            source: Arc::clone(&source),
+            last: Arc::new(Mutex::new(None)),
+        };
+        for _ in 0..3 {
+            assert_eq!(cache.get(&INTERNATIONAL, 4).unwrap().max_pieces(), 2);
+        }
+        assert_eq!(rx.try_iter().collect::<Vec<_>>(), [("international", 4)]);
+        cache.get(&INTERNATIONAL, 3).unwrap();
+        cache.get(&tablier_draughts::ENGLISH, 3).unwrap();
+        assert_eq!(
+            rx.try_iter().collect::<Vec<_>>(),
+            [("international", 3), ("english", 3)]
+        );
+        // Through the protocol: the GUI's bb-size reaches the source, and a new game in the
+        // same settings does not ask again.
+        let lines = "hub\nset-param name=bb-size value=4\ninit\nnew-game\nnew-game\nquit\n";
+        run(
+            &INTERNATIONAL,
+            1 << 30,
+            source,
+            lines.as_bytes(),
+            std::io::sink(),
+        )
+        .unwrap();
+        let first = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert_eq!(first, ("international", 4));
+        assert!(rx.recv_timeout(Duration::from_secs(2)).is_err());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use tablier_core::Side;
 use tablier_draughts::{with_board, Geometry, Position, Variant, G10, INTERNATIONAL};
-use tablier_draughts_engine::{Engine, Tables, Weights};
+use tablier_draughts_engine::{Engine, SearchOptions, Tables, Weights};
 use tablier_draughts_protocol::dxp::session::{
     Forfeit, Note, Options, Played, Score, Series, Session, Transport,
 };
@@ -52,6 +52,12 @@ pub struct MatchArgs {
     /// Pattern tables of the opponent when it is `tablier` (a file or `none`).
     #[arg(long)]
     opponent_patterns: Option<String>,
+    /// ProbCut's margin in centi-men for our engine (0: off; default: the engine's).
+    #[arg(long)]
+    probcut: Option<i32>,
+    /// ProbCut's margin for the opponent when it is `tablier`.
+    #[arg(long)]
+    opponent_probcut: Option<i32>,
     /// Number of games (rounded up to an even number: each opening is played with both
     /// colours).
     #[arg(long, default_value_t = 200)]
@@ -122,13 +128,16 @@ impl MatchArgs {
                 None => format!("{} s/move", self.move_time()),
             }
         };
+        let probcut = |m: Option<i32>| m.map_or(String::new(), |m| format!(", probcut {m}"));
         format!(
-            "tablier ({}, {}) vs {} ({}, {}); {} {per_move}; openings of {} plies, seed {}; draw after {} plies; tables {}{}",
+            "tablier ({}, {}{}) vs {} ({}, {}{}); {} {per_move}; openings of {} plies, seed {}; draw after {} plies; tables {}{}",
             self.weights.as_ref().map_or("shipped weights".into(), |p| p.display().to_string()),
             self.patterns.as_deref().unwrap_or("shipped patterns"),
+            probcut(self.probcut),
             self.opponent,
             self.opponent_weights.as_ref().map_or("-".into(), |p| p.display().to_string()),
             self.opponent_patterns.as_deref().unwrap_or("-"),
+            probcut(self.opponent_probcut),
             self.variant,
             self.opening_plies,
             self.seed,
@@ -285,6 +294,15 @@ fn tables_of<G: Geometry>(
     Ok(Some(Arc::new(t)))
 }
 
+/// The search's switches: the engine's own, with ProbCut's margin where one is given.
+fn search_options(probcut: Option<i32>) -> SearchOptions {
+    let mut o = SearchOptions::default();
+    if let Some(m) = probcut {
+        o.probcut_margin = m.max(0);
+    }
+    o
+}
+
 fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Result<()> {
     let load = |p: &Option<PathBuf>, tables: &Option<String>| -> Result<Weights> {
         let mut w = match p {
@@ -307,6 +325,7 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
         label: "tablier".into(),
     };
     ours.engine.set_tables(tables.clone());
+    ours.engine.set_options(search_options(args.probcut));
     let mut theirs: Box<dyn Contestant<G>> = if args.opponent == "tablier" {
         let mut e = Engine::<G>::with_weights(
             variant,
@@ -314,6 +333,7 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
             load(&args.opponent_weights, &args.opponent_patterns)?,
         );
         e.set_tables(tables.clone());
+        e.set_options(search_options(args.opponent_probcut));
         Box::new(EngineContestant {
             engine: e,
             label: "tablier (opponent)".into(),
@@ -469,6 +489,7 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
     let mut engine = Some(Engine::<G10>::new(&INTERNATIONAL, 64));
     if let Some(e) = engine.as_mut() {
         e.set_tables(tables.clone());
+        e.set_options(search_options(args.probcut));
     }
     let adjudicate = if args.adjudicate { tables } else { None };
     let mut session: Option<Session> = None;

@@ -159,3 +159,73 @@ fn score(out: &str) -> (u32, u32, u32) {
         .map(|t| t[1..].parse::<u32>().unwrap());
     (it.next().unwrap(), it.next().unwrap(), it.next().unwrap())
 }
+
+/// Ctrl-C in the middle of a game ends that game with the follower (a GAMEEND before the
+/// connection closes): Moby Dam keeps a game going over a lost connection and refused the next
+/// run's GAMEREQ until it was restarted. The follower here is a scripted one on a real socket
+/// that accepts the game and never answers a move, so the runner is always inside a game.
+#[test]
+fn ctrl_c_ends_the_game_with_the_follower_before_closing() {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let dir = std::env::temp_dir().join(format!("tablier-dxp-ctrlc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = Command::new(TABLIER)
+        .args([
+            "match",
+            "--opponent",
+            &format!("dxp://{addr}"),
+            "--games",
+            "2",
+        ])
+        .args(["--move-time", "0.02", "--tables", "0", "--results"])
+        .arg(dir.join("results.jsonl"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut peer, _) = listener.accept().unwrap();
+    peer.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    // Everything the runner sends, as NUL-ended messages.
+    let mut heard = Vec::new();
+    let mut buf = [0u8; 512];
+    let mut messages = |heard: &mut Vec<u8>, peer: &mut std::net::TcpStream| {
+        let n = peer.read(&mut buf).unwrap_or(0);
+        heard.extend_from_slice(&buf[..n]);
+        n
+    };
+    while !heard.contains(&0) {
+        assert!(messages(&mut heard, &mut peer) > 0, "no GAMEREQ");
+    }
+    assert_eq!(heard[0], b'R', "{:?}", String::from_utf8_lossy(&heard));
+    let mut acc = format!("A{:<32}0", "scripted").into_bytes();
+    acc.push(0);
+    peer.write_all(&acc).unwrap();
+    // The runner plays White in the first game: its first move, then Ctrl-C.
+    while !String::from_utf8_lossy(&heard).contains("\0M") {
+        assert!(messages(&mut heard, &mut peer) > 0, "no move");
+    }
+    let interrupt = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupt.success());
+    while messages(&mut heard, &mut peer) > 0 {}
+    child.wait().unwrap();
+    let said: Vec<String> = heard
+        .split(|b| *b == 0)
+        .map(|m| String::from_utf8_lossy(m).into_owned())
+        .collect();
+    assert!(
+        said.iter().any(|m| m == "E00"),
+        "no GAMEEND (reason 0, stop 0) before the close: {said:?}"
+    );
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap_or_default();
+    assert!(
+        results.lines().count() <= 1,
+        "the game cut short is not counted: {results}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

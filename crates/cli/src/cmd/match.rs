@@ -4,6 +4,7 @@
 //! ([`tablier_draughts_protocol::match_runner`]); with a results file, a long run can stop
 //! and go on ([`tablier_draughts_protocol::results`]).
 
+use std::io::Write;
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -17,6 +18,7 @@ use tablier_draughts_engine::{Engine, SearchOptions, Tables, Weights};
 use tablier_draughts_protocol::dxp::session::{
     Forfeit, Note, Options, Played, Score, Series, Session, Transport,
 };
+use tablier_draughts_protocol::dxp::{frame, EndReason, Message};
 use tablier_draughts_protocol::hub;
 use tablier_draughts_protocol::match_runner::{
     ballot, play_match, Contestant, EngineContestant, Rules, Tally,
@@ -398,11 +400,18 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
 /// The connection to a DXP follower in use, closed by Ctrl-C.
 static PEER: Mutex<Option<TcpStream>> = Mutex::new(None);
 
-/// Ctrl-C against a DXP follower: the connection is closed, which ends the game in
-/// progress (it is not counted) and the match with it.
+/// Ctrl-C against a DXP follower: the game in progress is ended (GAMEEND, not counted) and
+/// the connection closed, which ends the match.
 fn close_peer() {
     if let Ok(mut peer) = PEER.lock() {
         if let Some(s) = peer.take() {
+            // A GAMEEND first: Moby Dam keeps a game going over a lost connection and refuses
+            // the next run's GAMEREQ until told the game is over. Outside a game it is ignored
+            // (Scan, Moby Dam); stop code 0, as 1 would make either program exit.
+            let _ = (&s).write_all(&frame(&Message::GameEnd {
+                reason: EndReason::Unknown,
+                stop: false,
+            }));
             let _ = s.shutdown(std::net::Shutdown::Both);
         }
     }

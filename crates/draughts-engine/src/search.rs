@@ -9,8 +9,8 @@
 //!   the search goes on through the captures (quiescence); a position with a single legal
 //!   move is searched one ply deeper (most such moves are forced captures).
 //! * Late quiet moves at depth 3 and more are searched shallower first (late move
-//!   reductions: more plies for later moves of deeper nodes, one less in principal-variation
-//!   nodes), and again at full depth when they beat alpha.
+//!   reductions: `0.5 + ln(depth)·ln(move number) / 1.75` plies, one less in
+//!   principal-variation nodes), and again at full depth when they beat alpha.
 //! * ProbCut: a null-window node of depth 5 or more with no capture to make is first searched
 //!   four plies shallower against a bound raised by a margin (60 centi-men); if even that
 //!   bound is cleared, the node is cut ([`SearchOptions`]).
@@ -34,13 +34,13 @@ pub const INF: i32 = 30_000;
 pub const WIN: i32 = 29_000;
 /// Scores of positions the endgame tables call won are `TABLE_WIN` plus material.
 pub const TABLE_WIN: i32 = 20_000;
-/// Late-move reductions by depth and move number: `0.5 + ln(depth) · ln(move) / 2.25`.
-static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
-    let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (n, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (d as f64).ln() * (n as f64).ln() / 2.25) as i32;
-        }
+/// The default divisor of the late-move reductions ([`SearchOptions::lmr_divisor`]).
+pub const LMR_DIVISOR: f32 = 1.75;
+/// `ln(n)` for `n` in `0..64` (0 for 0), for the late-move reductions.
+static LN: std::sync::LazyLock<[f32; 64]> = std::sync::LazyLock::new(|| {
+    let mut t = [0.0; 64];
+    for (n, v) in t.iter_mut().enumerate().skip(1) {
+        *v = (n as f32).ln();
     }
     t
 });
@@ -176,19 +176,24 @@ pub struct SearchResult<G: Geometry> {
 
 /// Switches of the search that can be set per engine, so that one setting can be measured
 /// against another in the same match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchOptions {
     /// ProbCut's margin in centi-men (0: off; [`PROBCUT_MARGIN`] by default). In a
     /// null-window node of depth [`PROBCUT_DEPTH`] or more, a search [`PROBCUT_REDUCTION`]
     /// plies shallower that clears beta by this margin cuts the node, as the full search most
     /// likely would.
     pub probcut_margin: i32,
+    /// Late-move reductions: a late quiet move at depth `d`, `n`-th in the order, is searched
+    /// `0.5 + ln(d)·ln(n) / lmr_divisor` plies shallower first ([`LMR_DIVISOR`] by default;
+    /// smaller reduces more).
+    pub lmr_divisor: f32,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             probcut_margin: PROBCUT_MARGIN,
+            lmr_divisor: LMR_DIVISOR,
         }
     }
 }
@@ -401,7 +406,6 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                     && e.bound != Bound::Lower
                     && s < beta + self.options.probcut_margin;
                 if ply > 0 && i32::from(e.depth) >= depth {
-                    let s = from_tt(i32::from(e.score), ply);
                     let cut = match e.bound {
                         Bound::Exact => true,
                         Bound::Lower => s >= beta,
@@ -485,7 +489,10 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                 // logarithmic rule of modern searches); one ply less in a principal-variation
                 // node.
                 let r = if depth >= 3 && n >= 3 && quiet && key < 500_000 {
-                    let late = LMR[(depth as usize).min(63)][n.min(63)];
+                    let ln = &*LN;
+                    let late = (0.5
+                        + ln[(depth as usize).min(63)] * ln[n.min(63)] / self.options.lmr_divisor)
+                        as i32;
                     let pv = i32::from(beta - alpha > 1);
                     (late - pv).clamp(1, depth - 2)
                 } else {

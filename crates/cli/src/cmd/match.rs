@@ -60,6 +60,13 @@ pub struct MatchArgs {
     /// ProbCut's margin for the opponent when it is `tablier`.
     #[arg(long)]
     opponent_probcut: Option<i32>,
+    /// Divisor of our engine's late-move reductions (smaller reduces more; default: the
+    /// engine's, 1.75).
+    #[arg(long)]
+    lmr_divisor: Option<f32>,
+    /// Divisor of the opponent's late-move reductions when it is `tablier`.
+    #[arg(long)]
+    opponent_lmr_divisor: Option<f32>,
     /// Number of games (rounded up to an even number: each opening is played with both
     /// colours).
     #[arg(long, default_value_t = 200)]
@@ -130,16 +137,22 @@ impl MatchArgs {
                 None => format!("{} s/move", self.move_time()),
             }
         };
-        let probcut = |m: Option<i32>| m.map_or(String::new(), |m| format!(", probcut {m}"));
+        let options = |m: Option<i32>, t: Option<f32>| {
+            m.map_or(String::new(), |m| format!(", probcut {m}"))
+                + &t.map_or(String::new(), |t| format!(", lmr divisor {t}"))
+        };
         format!(
             "tablier ({}, {}{}) vs {} ({}, {}{}); {} {per_move}; openings of {} plies, seed {}; draw after {} plies; tables {}{}",
             self.weights.as_ref().map_or("shipped weights".into(), |p| p.display().to_string()),
             self.patterns.as_deref().unwrap_or("shipped patterns"),
-            probcut(self.probcut),
+            options(self.probcut, self.lmr_divisor),
             self.opponent,
             self.opponent_weights.as_ref().map_or("-".into(), |p| p.display().to_string()),
             self.opponent_patterns.as_deref().unwrap_or("-"),
-            probcut(self.opponent_probcut),
+            options(
+                self.opponent_probcut,
+                                self.opponent_lmr_divisor,
+            ),
             self.variant,
             self.opening_plies,
             self.seed,
@@ -297,10 +310,13 @@ fn tables_of<G: Geometry>(
 }
 
 /// The search's switches: the engine's own, with ProbCut's margin where one is given.
-fn search_options(probcut: Option<i32>) -> SearchOptions {
+fn search_options(probcut: Option<i32>, lmr_divisor: Option<f32>) -> SearchOptions {
     let mut o = SearchOptions::default();
     if let Some(m) = probcut {
         o.probcut_margin = m.max(0);
+    }
+    if let Some(d) = lmr_divisor {
+        o.lmr_divisor = d.clamp(0.5, 100.0);
     }
     o
 }
@@ -327,7 +343,8 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
         label: "tablier".into(),
     };
     ours.engine.set_tables(tables.clone());
-    ours.engine.set_options(search_options(args.probcut));
+    ours.engine
+        .set_options(search_options(args.probcut, args.lmr_divisor));
     let mut theirs: Box<dyn Contestant<G>> = if args.opponent == "tablier" {
         let mut e = Engine::<G>::with_weights(
             variant,
@@ -335,7 +352,10 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
             load(&args.opponent_weights, &args.opponent_patterns)?,
         );
         e.set_tables(tables.clone());
-        e.set_options(search_options(args.opponent_probcut));
+        e.set_options(search_options(
+            args.opponent_probcut,
+            args.opponent_lmr_divisor,
+        ));
         Box::new(EngineContestant {
             engine: e,
             label: "tablier (opponent)".into(),
@@ -498,7 +518,7 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
     let mut engine = Some(Engine::<G10>::new(&INTERNATIONAL, 64));
     if let Some(e) = engine.as_mut() {
         e.set_tables(tables.clone());
-        e.set_options(search_options(args.probcut));
+        e.set_options(search_options(args.probcut, args.lmr_divisor));
     }
     let adjudicate = if args.adjudicate { tables } else { None };
     let mut session: Option<Session> = None;

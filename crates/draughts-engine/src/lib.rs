@@ -264,21 +264,27 @@ mod tests {
         }
     }
 
-    #[test]
-    fn probcut_cuts_the_tree_and_can_be_switched_off() {
-        // A middlegame of a game against Moby Dam, 16 men each, White to move.
+    /// A search of a middlegame of a game against Moby Dam (16 men each, White to move) to
+    /// `depth` with these options.
+    fn middlegame_search(options: SearchOptions, depth: u32) -> SearchResult<G10> {
         let pos = fen::parse::<G10>(
             &INTERNATIONAL,
             "W:W24,31,32,33,34,36,39,40,41,42,43,44,46,48,49,50:B2-6,8,9,10,13,15,16,17,19,21,22,25",
         )
         .unwrap();
+        let mut e = Engine::<G10>::new(&INTERNATIONAL, 16);
+        e.set_options(options);
+        e.search(&pos, &[], &Limits::depth(depth), &mut |_| {})
+    }
+
+    #[test]
+    fn probcut_cuts_the_tree_and_can_be_switched_off() {
         let search = |margin: i32| {
-            let mut e = Engine::<G10>::new(&INTERNATIONAL, 16);
-            e.set_options(SearchOptions {
+            let options = SearchOptions {
                 probcut_margin: margin,
                 ..SearchOptions::default()
-            });
-            e.search(&pos, &[], &Limits::depth(12), &mut |_| {})
+            };
+            middlegame_search(options, 12)
         };
         let (on, off) = (search(search::PROBCUT_MARGIN), search(0));
         assert_eq!(
@@ -298,20 +304,14 @@ mod tests {
 
     #[test]
     fn late_moves_are_reduced_by_the_divisor_set() {
-        // The middlegame above: a smaller divisor reduces late moves more, a larger one less
-        // (measured at depth 10: 132 k, 221 k and 309 k nodes).
-        let pos = fen::parse::<G10>(
-            &INTERNATIONAL,
-            "W:W24,31,32,33,34,36,39,40,41,42,43,44,46,48,49,50:B2-6,8,9,10,13,15,16,17,19,21,22,25",
-        )
-        .unwrap();
+        // A smaller divisor reduces late moves more, a larger one less (measured at depth 10:
+        // 132 k, 221 k and 309 k nodes).
         let nodes = |divisor: f32| {
-            let mut e = Engine::<G10>::new(&INTERNATIONAL, 16);
-            e.set_options(SearchOptions {
+            let options = SearchOptions {
                 lmr_divisor: divisor,
                 ..SearchOptions::default()
-            });
-            e.search(&pos, &[], &Limits::depth(10), &mut |_| {}).nodes
+            };
+            middlegame_search(options, 10).nodes
         };
         let (more, default, less) = (nodes(1.0), nodes(search::LMR_DIVISOR), nodes(8.0));
         assert!(more < default && default < less, "{more} {default} {less}");

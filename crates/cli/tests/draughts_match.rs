@@ -229,3 +229,32 @@ fn ctrl_c_ends_the_game_with_the_follower_before_closing() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A divisor of the late-move reductions that is not a number from 0.5 to 100 is refused
+/// before any game is played.
+#[test]
+fn a_bad_lmr_divisor_is_refused() {
+    for bad in ["NaN", "0.1", "1000", "inf"] {
+        for flag in ["--lmr-divisor", "--opponent-lmr-divisor"] {
+            let out = Command::new(TABLIER)
+                .args([
+                    "match",
+                    "--opponent",
+                    "tablier",
+                    "--games",
+                    "2",
+                    "--depth",
+                    "1",
+                ])
+                .args([flag, bad])
+                .output()
+                .unwrap();
+            assert!(!out.status.success(), "{flag} {bad}");
+            assert!(
+                text(&out).contains("must be between 0.5 and 100"),
+                "{flag} {bad}: {}",
+                text(&out)
+            );
+        }
+    }
+}

@@ -151,7 +151,7 @@ impl MatchArgs {
             self.opponent_patterns.as_deref().unwrap_or("-"),
             options(
                 self.opponent_probcut,
-                                self.opponent_lmr_divisor,
+                self.opponent_lmr_divisor,
             ),
             self.variant,
             self.opening_plies,
@@ -316,7 +316,7 @@ fn search_options(probcut: Option<i32>, lmr_divisor: Option<f32>) -> SearchOptio
         o.probcut_margin = m.max(0);
     }
     if let Some(d) = lmr_divisor {
-        o.lmr_divisor = d.clamp(0.5, 100.0);
+        o.lmr_divisor = d;
     }
     o
 }
@@ -656,6 +656,14 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
 pub fn run(args: &MatchArgs) -> Result<()> {
     if !(0.001..=600.0).contains(&args.move_time()) {
         bail!("--move-time must be between 0.001 and 600 seconds");
+    }
+    for d in [args.lmr_divisor, args.opponent_lmr_divisor]
+        .into_iter()
+        .flatten()
+    {
+        if !(0.5..=100.0).contains(&d) {
+            bail!("--lmr-divisor and --opponent-lmr-divisor must be between 0.5 and 100 (got {d})");
+        }
     }
     if let Some(addr) = args.opponent.strip_prefix("dxp://") {
         return run_dxp_match(args, addr);

@@ -8,7 +8,7 @@ use std::process::Command;
 
 const TABLIER: &str = env!("CARGO_BIN_EXE_tablier");
 
-fn bench(judged: &std::path::Path, judge: &str) -> (String, String) {
+fn bench(judged: &std::path::Path, judge: &str, extra: &[&std::ffi::OsStr]) -> (String, String) {
     let python = tablier_test_support::python::gnubg();
     let out = Command::new(TABLIER)
         .args([
@@ -24,6 +24,7 @@ fn bench(judged: &std::path::Path, judge: &str) -> (String, String) {
         .arg("--judged")
         .arg(judged)
         .args(["--judge", judge])
+        .args(extra)
         .output()
         .expect("tablier runs");
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
@@ -38,7 +39,7 @@ fn gnubg_judges_our_cube_decisions_once() {
     std::fs::create_dir_all(&dir).unwrap();
     let judged = dir.join("judged.jsonl");
     let _ = std::fs::remove_file(&judged);
-    let (out, err) = bench(&judged, "gnubg");
+    let (out, err) = bench(&judged, "gnubg", &[]);
     assert!(err.contains("12 positions, 0 already judged"), "{err}");
     for who in [
         "gnubg 2-ply",
@@ -69,7 +70,7 @@ fn gnubg_judges_our_cube_decisions_once() {
         }
     }
     // The second run finds every verdict already there.
-    let (again, err) = bench(&judged, "gnubg");
+    let (again, err) = bench(&judged, "gnubg", &[]);
     assert!(err.contains("12 positions, 12 already judged"), "{err}");
     let first_line = |t: &str| {
         t.lines()
@@ -77,8 +78,13 @@ fn gnubg_judges_our_cube_decisions_once() {
             .map(str::to_owned)
     };
     assert_eq!(first_line(&out), first_line(&again));
+    // Other weights play on the same positions: the shipped nets draw the set, so a run with
+    // weights that choose other plays in self-play is still judged already.
+    let other = other_weights(&dir);
+    let (_, err) = bench(&judged, "gnubg", &["--weights".as_ref(), other.as_os_str()]);
+    assert!(err.contains("12 positions, 12 already judged"), "{err}");
     // bgsage (nets of its own) as the judge: gnubg 3-ply is then one of the judged.
-    let (sage, err) = bench(&judged, "bgsage");
+    let (sage, err) = bench(&judged, "bgsage", &[]);
     assert!(err.contains("12 positions, 0 already judged"), "{err}");
     assert!(sage.contains("judged by bgsage 3-ply"), "{sage}");
     for who in ["gnubg 3-ply ", "our cube model on bgsage 3-ply probs"] {
@@ -93,6 +99,40 @@ fn gnubg_judges_our_cube_decisions_once() {
         12
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Weights far from the shipped ones: the shipped nets fitted hard (a large step) to the
+/// 1-ply values of the positions of a few games, written in `dir`.
+fn other_weights(dir: &std::path::Path) -> std::path::PathBuf {
+    let labels = dir.join("labels.txt");
+    let weights = dir.join("other.tbg");
+    let check = |out: std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let _ = std::fs::remove_file(&labels);
+    check(
+        Command::new(TABLIER)
+            .args(["train", "backgammon-label", "--plies", "1", "--games", "3"])
+            .args(["--seed", "9", "--quiet", "--out"])
+            .arg(&labels)
+            .output()
+            .expect("tablier runs"),
+    );
+    check(
+        Command::new(TABLIER)
+            .args(["train", "backgammon-fit", "--epochs", "3", "--alpha", "20"])
+            .args(["--held-out", "0", "--data"])
+            .arg(&labels)
+            .arg("--out")
+            .arg(&weights)
+            .output()
+            .expect("tablier runs"),
+    );
+    weights
 }
 
 /// `tablier analyse --judge bgsage`: bgsage (PyPI, its own nets) judges every decision of a

@@ -46,7 +46,9 @@ pub struct BenchCubeArgs {
     /// made when missing, completed when short.
     #[arg(long)]
     judged: Option<PathBuf>,
-    /// Weights to use instead of the shipped ones.
+    /// Weights of our players instead of the shipped ones. The positions are drawn with the
+    /// shipped weights whatever this says, so that runs with other weights are judged on the
+    /// same positions.
     #[arg(long)]
     weights: Option<PathBuf>,
     /// Show the N worst decisions of each of our players (position, gnubg's verdict, ours).
@@ -416,7 +418,15 @@ pub fn run(args: &BenchCubeArgs) -> Result<()> {
             "bgsage judges money positions only: leave --match-length out or use the gnubg judge"
         );
     }
-    let set = draw_positions(&ev, args.positions, args.seed, args.match_length);
+    // The shipped nets draw the set: the same positions whatever `--weights` says.
+    let shipped;
+    let drawer = if args.weights.is_some() {
+        shipped = evaluator(None)?;
+        &shipped
+    } else {
+        &ev
+    };
+    let set = draw_positions(drawer, args.positions, args.seed, args.match_length);
     eprintln!(
         "{} positions drawn from self-play in {:.1} s; gnubg (2 and 3 plies){} judges them",
         set.len(),

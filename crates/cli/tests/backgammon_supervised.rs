@@ -158,3 +158,80 @@ fn rollout_labels_of_the_positions_asked_for() {
     assert!(differ > 0);
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn a_winning_window_keeps_the_positions_of_the_doubling_window() {
+    let d = std::env::temp_dir().join(format!("tablier-bg-window-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let out = d.join("window.txt").to_str().unwrap().to_owned();
+    let window = |lo: &str, hi: &str| {
+        tablier(&[
+            "train",
+            "backgammon-label",
+            "--games",
+            "4",
+            "--sample",
+            "1",
+            "--plies",
+            "0",
+            "--min-win",
+            lo,
+            "--max-win",
+            hi,
+            "--threads",
+            "2",
+            "--seed",
+            "7",
+            "--quiet",
+            "--out",
+            &out,
+        ])
+    };
+    let o = window("0.62", "0.92");
+    assert!(o.status.success(), "{}", text(&o));
+    let kept: Vec<_> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| parse_line(l).unwrap())
+        .collect();
+    assert!(kept.len() > 5, "{} positions in the window", kept.len());
+    use tablier_backgammon_engine::eval::{classify, Class};
+    for s in &kept {
+        // --plies 0 writes the nets' own chances: the side on roll's win is the first.
+        assert!(
+            (0.62 - 1e-4..=0.92 + 1e-4).contains(&s.target[0]),
+            "{:?}",
+            s.target
+        );
+        assert_eq!(classify(&s.pos), Class::Contact);
+    }
+    // Every position of the same games, for comparison: the window is a small part of them.
+    let all = d.join("all.txt").to_str().unwrap().to_owned();
+    let o = tablier(&[
+        "train",
+        "backgammon-label",
+        "--games",
+        "4",
+        "--sample",
+        "1",
+        "--plies",
+        "0",
+        "--threads",
+        "2",
+        "--seed",
+        "7",
+        "--quiet",
+        "--out",
+        &all,
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let every = std::fs::read_to_string(&all).unwrap().lines().count();
+    assert!(kept.len() < every / 2, "{} of {every}", kept.len());
+    // A window upside down is refused and writes nothing.
+    let o = window("0.9", "0.8");
+    assert!(!o.status.success());
+    assert!(text(&o).contains("--min-win and --max-win"), "{}", text(&o));
+    let after = std::fs::read_to_string(&out).unwrap().lines().count();
+    assert_eq!(after, kept.len());
+    std::fs::remove_dir_all(&d).ok();
+}

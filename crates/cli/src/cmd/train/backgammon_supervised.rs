@@ -39,6 +39,14 @@ pub struct LabelArgs {
     /// (0: every position): those where a racing lead meets contact still to come.
     #[arg(long, default_value_t = 0)]
     min_pip_gap: u32,
+    /// Keep only contact positions where the side on roll's winning chance (the nets' own,
+    /// 0-ply) is at least this: with `--max-win`, the doubling window, where take and pass
+    /// decisions are made.
+    #[arg(long, default_value_t = 0.0)]
+    min_win: f32,
+    /// Keep only positions where the side on roll's 0-ply winning chance is at most this.
+    #[arg(long, default_value_t = 1.0)]
+    max_win: f32,
     /// Share of each game's positions that are labelled (0 to 1).
     #[arg(long, default_value_t = 0.25)]
     sample: f64,
@@ -71,6 +79,10 @@ pub fn label_run(args: &LabelArgs) -> Result<()> {
     if !(0.0..=1.0).contains(&args.sample) || !(0.0..=1.0).contains(&args.explore) {
         bail!("--sample and --explore are between 0 and 1");
     }
+    if !(0.0..=1.0).contains(&args.min_win) || !(args.min_win..=1.0).contains(&args.max_win) {
+        bail!("--min-win and --max-win are between 0 and 1, the first no greater");
+    }
+    let windowed = args.min_win > 0.0 || args.max_win < 1.0;
     let ev = evaluator(args.weights.as_deref())?;
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -91,6 +103,13 @@ pub fn label_run(args: &LabelArgs) -> Result<()> {
             if args.min_pip_gap > 0 {
                 let (a, b) = pos.pip_count();
                 if classify(&pos) != Class::Contact || a.abs_diff(b) < args.min_pip_gap {
+                    continue;
+                }
+            }
+            if windowed {
+                let win = ev.probs(&pos, &mut s)[0];
+                if classify(&pos) != Class::Contact || !(args.min_win..=args.max_win).contains(&win)
+                {
                     continue;
                 }
             }

@@ -164,8 +164,9 @@ fn a_winning_window_keeps_the_positions_of_the_doubling_window() {
     let d = std::env::temp_dir().join(format!("tablier-bg-window-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     let out = d.join("window.txt").to_str().unwrap().to_owned();
-    let window = |lo: &str, hi: &str| {
-        tablier(&[
+    // The same four games, labelled at 0 plies into `file`, with `extra` arguments.
+    let label = |file: &str, extra: &[&str]| {
+        let mut args = vec![
             "train",
             "backgammon-label",
             "--games",
@@ -174,19 +175,18 @@ fn a_winning_window_keeps_the_positions_of_the_doubling_window() {
             "1",
             "--plies",
             "0",
-            "--min-win",
-            lo,
-            "--max-win",
-            hi,
             "--threads",
             "2",
             "--seed",
             "7",
             "--quiet",
             "--out",
-            &out,
-        ])
+            file,
+        ];
+        args.extend_from_slice(extra);
+        tablier(&args)
     };
+    let window = |lo: &str, hi: &str| label(&out, &["--min-win", lo, "--max-win", hi]);
     let o = window("0.62", "0.92");
     assert!(o.status.success(), "{}", text(&o));
     let kept: Vec<_> = std::fs::read_to_string(&out)
@@ -207,23 +207,7 @@ fn a_winning_window_keeps_the_positions_of_the_doubling_window() {
     }
     // Every position of the same games, for comparison: the window is a small part of them.
     let all = d.join("all.txt").to_str().unwrap().to_owned();
-    let o = tablier(&[
-        "train",
-        "backgammon-label",
-        "--games",
-        "4",
-        "--sample",
-        "1",
-        "--plies",
-        "0",
-        "--threads",
-        "2",
-        "--seed",
-        "7",
-        "--quiet",
-        "--out",
-        &all,
-    ]);
+    let o = label(&all, &[]);
     assert!(o.status.success(), "{}", text(&o));
     let every = std::fs::read_to_string(&all).unwrap().lines().count();
     assert!(kept.len() < every / 2, "{} of {every}", kept.len());

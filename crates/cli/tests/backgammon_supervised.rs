@@ -219,3 +219,78 @@ fn a_winning_window_keeps_the_positions_of_the_doubling_window() {
     assert_eq!(after, kept.len());
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn truncated_rollouts_of_contact_positions() {
+    use tablier_backgammon_engine::eval::{classify, Class};
+    let d = std::env::temp_dir().join(format!("tablier-bg-trunc-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let path = |name: &str| d.join(name).to_str().unwrap().to_owned();
+    // The same three games labelled into `file` with `extra` arguments; one thread, so that
+    // the lines come in the games' order.
+    let label = |file: &str, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "backgammon-label",
+            "--games",
+            "3",
+            "--sample",
+            "1",
+            "--threads",
+            "1",
+            "--seed",
+            "11",
+            "--quiet",
+            "--out",
+            file,
+        ];
+        args.extend_from_slice(extra);
+        tablier(&args)
+    };
+    let read = |file: &str| -> Vec<_> {
+        std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .map(|l| parse_line(l).unwrap())
+            .collect()
+    };
+    // A trial cut after one ply, luck-adjusted, is worth the average over the 21 rolls of
+    // each roll's best play at 0-ply whatever the roll thrown: the 1-ply value, exactly.
+    let o = label(&path("t1.txt"), &["--contact", "--rollout", "3", "--truncate", "1"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("by rollouts of 3 games truncated at 1 plies"),
+        "{}",
+        text(&o)
+    );
+    let o = label(&path("p1.txt"), &["--contact", "--plies", "1"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let (cut, searched) = (read(&path("t1.txt")), read(&path("p1.txt")));
+    assert!(cut.len() > 10, "{} contact positions", cut.len());
+    assert_eq!(cut.len(), searched.len());
+    for (a, b) in cut.iter().zip(&searched) {
+        assert_eq!(a.pos, b.pos);
+        assert_eq!(classify(&a.pos), Class::Contact);
+        for (x, y) in a.target.iter().zip(&b.target) {
+            assert!((x - y).abs() < 2e-4, "{:?} against {:?}", a.target, b.target);
+        }
+    }
+    // Cut later, the trials differ and so do the labels.
+    let o = label(&path("t4.txt"), &["--contact", "--rollout", "3", "--truncate", "4"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let later = read(&path("t4.txt"));
+    assert_eq!(later.len(), cut.len());
+    assert!(later.iter().zip(&cut).any(|(a, b)| a.target != b.target));
+    // Without --contact the races come too.
+    let o = label(&path("all.txt"), &["--plies", "0"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let every = read(&path("all.txt"));
+    assert!(every.len() > cut.len(), "{} of {}", cut.len(), every.len());
+    assert!(every.iter().any(|s| classify(&s.pos) != Class::Contact));
+    // --truncate alone is refused and writes nothing.
+    let o = label(&path("bad.txt"), &["--truncate", "4"]);
+    assert!(!o.status.success());
+    assert!(text(&o).contains("--truncate is for rollouts"), "{}", text(&o));
+    assert!(!d.join("bad.txt").exists());
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -35,6 +35,15 @@ pub struct LabelArgs {
     /// instead of a search.
     #[arg(long, default_value_t = 0)]
     rollout: u32,
+    /// With `--rollout`: stop each trial after this many plies and let the nets' 0-ply value
+    /// stand for the rest of the game (0: play to the end). A truncated rollout costs a
+    /// fraction of a whole one and still looks far deeper than a search.
+    #[arg(long, default_value_t = 0)]
+    truncate: u32,
+    /// Keep only contact positions (races are left to the race net and the bear-off
+    /// databases).
+    #[arg(long)]
+    contact: bool,
     /// Keep only contact positions where one side leads the race by at least this many pips
     /// (0: every position): those where a racing lead meets contact still to come.
     #[arg(long, default_value_t = 0)]
@@ -82,6 +91,9 @@ pub fn label_run(args: &LabelArgs) -> Result<()> {
     if !(0.0..=1.0).contains(&args.min_win) || !(args.min_win..=1.0).contains(&args.max_win) {
         bail!("--min-win and --max-win are between 0 and 1, the first no greater");
     }
+    if args.truncate > 0 && args.rollout == 0 {
+        bail!("--truncate is for rollouts: give --rollout too");
+    }
     let windowed = args.min_win > 0.0 || args.max_win < 1.0;
     let ev = evaluator(args.weights.as_deref())?;
     let file = std::fs::OpenOptions::new()
@@ -100,6 +112,9 @@ pub fn label_run(args: &LabelArgs) -> Result<()> {
         let mut s = Scratch::default();
         let (mut lines, mut count) = (String::new(), 0);
         for pos in draw_positions(&ev, args.explore, &mut rng, &mut s) {
+            if args.contact && classify(&pos) != Class::Contact {
+                continue;
+            }
             if args.min_pip_gap > 0 {
                 let (a, b) = pos.pip_count();
                 if classify(&pos) != Class::Contact || a.abs_diff(b) < args.min_pip_gap {
@@ -122,7 +137,7 @@ pub fn label_run(args: &LabelArgs) -> Result<()> {
             let target = if args.rollout > 0 {
                 let cfg = RolloutConfig {
                     trials: args.rollout,
-                    truncate: 0,
+                    truncate: args.truncate,
                     variance_reduction: true,
                     seed: rng.gen(),
                 };
@@ -162,7 +177,12 @@ pub fn label_run(args: &LabelArgs) -> Result<()> {
     eprintln!(
         "{} positions labelled {} in {:.0} s, appended to {}",
         labels.load(Ordering::Relaxed),
-        if args.rollout > 0 {
+        if args.rollout > 0 && args.truncate > 0 {
+            format!(
+                "by rollouts of {} games truncated at {} plies",
+                args.rollout, args.truncate
+            )
+        } else if args.rollout > 0 {
             format!("by rollouts of {} games", args.rollout)
         } else {
             format!("at {} plies", args.plies)

@@ -256,7 +256,10 @@ fn truncated_rollouts_of_contact_positions() {
     };
     // A trial cut after one ply, luck-adjusted, is worth the average over the 21 rolls of
     // each roll's best play at 0-ply whatever the roll thrown: the 1-ply value, exactly.
-    let o = label(&path("t1.txt"), &["--contact", "--rollout", "3", "--truncate", "1"]);
+    let o = label(
+        &path("t1.txt"),
+        &["--contact", "--rollout", "3", "--truncate", "1"],
+    );
     assert!(o.status.success(), "{}", text(&o));
     assert!(
         text(&o).contains("by rollouts of 3 games truncated at 1 plies"),
@@ -272,11 +275,19 @@ fn truncated_rollouts_of_contact_positions() {
         assert_eq!(a.pos, b.pos);
         assert_eq!(classify(&a.pos), Class::Contact);
         for (x, y) in a.target.iter().zip(&b.target) {
-            assert!((x - y).abs() < 2e-4, "{:?} against {:?}", a.target, b.target);
+            assert!(
+                (x - y).abs() < 2e-4,
+                "{:?} against {:?}",
+                a.target,
+                b.target
+            );
         }
     }
     // Cut later, the trials differ and so do the labels.
-    let o = label(&path("t4.txt"), &["--contact", "--rollout", "3", "--truncate", "4"]);
+    let o = label(
+        &path("t4.txt"),
+        &["--contact", "--rollout", "3", "--truncate", "4"],
+    );
     assert!(o.status.success(), "{}", text(&o));
     let later = read(&path("t4.txt"));
     assert_eq!(later.len(), cut.len());
@@ -290,7 +301,11 @@ fn truncated_rollouts_of_contact_positions() {
     // --truncate alone is refused and writes nothing.
     let o = label(&path("bad.txt"), &["--truncate", "4"]);
     assert!(!o.status.success());
-    assert!(text(&o).contains("--truncate is for rollouts"), "{}", text(&o));
+    assert!(
+        text(&o).contains("--truncate is for rollouts"),
+        "{}",
+        text(&o)
+    );
     assert!(!d.join("bad.txt").exists());
     std::fs::remove_dir_all(&d).ok();
 }

@@ -25,8 +25,9 @@
 //! | `king_diagonal` | kings on the long diagonal |
 //! | `lone_king_defence` | a lone king facing kings, which is usually a draw in flying-king variants |
 //!
-//! Where the weights carry pattern tables ([`crate::patterns`]: international draughts and
-//! the old French rules), the value of every 4x4 block of men is added to the weighted sum.
+//! Where the weights carry pattern tables ([`crate::patterns`]: shipped for every variant, the
+//! old French rules sharing international draughts' tables), the value of every 4x4 block of
+//! men is added to the weighted sum.
 
 use std::sync::Arc;
 
@@ -71,8 +72,8 @@ pub struct Weights {
 
 impl Weights {
     /// The weights shipped for `variant` (tuned ones where a file exists, else defaults), with
-    /// the shipped pattern tables where there are some (international draughts and the old
-    /// French rules, which share its board).
+    /// the shipped pattern tables (the old French rules use international draughts' tables:
+    /// they share its board).
     #[must_use]
     pub fn for_variant(variant: &Variant) -> Weights {
         let text = match variant.name {
@@ -96,6 +97,9 @@ impl Weights {
             "international" | "french-old" => {
                 include_bytes!("../weights/international-patterns.bin")
             }
+            "brazilian" => include_bytes!("../weights/brazilian-patterns.bin"),
+            "english" => include_bytes!("../weights/english-patterns.bin"),
+            "canadian" => include_bytes!("../weights/canadian-patterns.bin"),
             _ => return None,
         };
         PatternWeights::from_bytes(bytes).ok().map(Arc::new)
@@ -441,6 +445,26 @@ mod tests {
         assert_eq!(f[2], 6, "row 1 from the top is 6 rows advanced");
         assert_eq!(f[7], 1);
         assert_eq!(f[8], 6);
+    }
+
+    #[test]
+    fn every_variant_ships_pattern_tables_for_its_board() {
+        for v in tablier_draughts::VARIANTS {
+            let w = Weights::for_variant(v);
+            let tables = w.patterns.as_ref().unwrap_or_else(|| panic!("{}", v.name));
+            let windows = tablier_draughts::with_board!(v.board, G => Windows::<G>::new().len());
+            assert_eq!(tables.windows(), windows, "{}", v.name);
+            assert!(tables.non_zero() > 1000, "{}: learnt tables", v.name);
+            // The evaluator uses them: some position scores differently without them.
+            tablier_draughts::with_board!(v.board, G => {
+                let with = Evaluator::<G>::new(v, w.clone());
+                let without = Evaluator::<G>::new(v, Weights { patterns: None, ..w.clone() });
+                let mut q = Position::<G>::start(v).unwrap();
+                let m = q.legal_moves()[0];
+                q.play(&m).unwrap();
+                assert_ne!(with.evaluate(&q), without.evaluate(&q), "{}", v.name);
+            });
+        }
     }
 
     #[test]

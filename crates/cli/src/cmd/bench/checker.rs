@@ -105,7 +105,7 @@ fn contender(spec: &str, level: u8) -> Result<Contender> {
 /// match of `length` points at a score drawn for it).
 fn draw_positions(count: usize, seed: u64, length: u32) -> Vec<(Position, Roll, CubeInfo)> {
     let mut out = Vec::with_capacity(count);
-    self_play(Evaluator::shipped(), seed, |rng, pos, rolled| {
+    self_play(Evaluator::shipped(), seed, |rng, _game, pos, rolled| {
         // A choice to make (two plays at least), one time in three.
         if let Some((roll, plays)) = rolled {
             if plays.len() > 1 && rng.gen_range(0..3) == 0 {

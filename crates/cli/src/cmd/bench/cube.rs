@@ -63,6 +63,11 @@ pub struct BenchCubeArgs {
     /// money only).
     #[arg(long, default_value_t = 0)]
     match_length: u32,
+    /// At most one position from each self-play game (its first that qualifies), so that no
+    /// single game's long run of similar positions weighs on the figure: the set is then the
+    /// first position of each game from the same stream of games as without it.
+    #[arg(long)]
+    one_per_game: bool,
 }
 
 /// Who judges the decisions.
@@ -192,26 +197,27 @@ pub(crate) fn at_match_score(ci: CubeInfo, length: u32, rng: &mut ChaCha8Rng) ->
 }
 
 /// Seeded self-play at level 2 with `ev`, game after game from the start, for as long as
-/// `visit` returns true: it sees each position before the roll (`None`), then with the roll
-/// thrown and its legal plays, and may draw from the same generator.
+/// `visit` returns true: it sees the game's number (from 0) and each position before the
+/// roll (`None`), then with the roll thrown and its legal plays, and may draw from the same
+/// generator.
 pub(crate) fn self_play(
     ev: &Evaluator,
     seed: u64,
-    mut visit: impl FnMut(&mut ChaCha8Rng, &Position, Option<(Roll, &[Play])>) -> bool,
+    mut visit: impl FnMut(&mut ChaCha8Rng, usize, &Position, Option<(Roll, &[Play])>) -> bool,
 ) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut s = Scratch::default();
     let mut plays = Vec::new();
     let lvl = search::level(2);
-    loop {
+    for game in 0.. {
         let mut pos = Position::start();
         loop {
-            if !visit(&mut rng, &pos, None) {
+            if !visit(&mut rng, game, &pos, None) {
                 return;
             }
             let roll = Roll::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("dice");
             pos.legal_plays_into(roll, &mut plays);
-            if !visit(&mut rng, &pos, Some((roll, &plays))) {
+            if !visit(&mut rng, game, &pos, Some((roll, &plays))) {
                 return;
             }
             let (i, _) = search::choose(ev, &pos, roll, lvl, &mut rng, &mut plays, &mut s);
@@ -226,16 +232,21 @@ pub(crate) fn self_play(
 
 /// Positions before the roll from seeded self-play at level 2, favouring the side on roll;
 /// money games, or matches of `length` points at a score drawn for each position (a cube he
-/// may turn: a 2-cube of his only where it does not already win him the match).
+/// may turn: a 2-cube of his only where it does not already win him the match). With
+/// `one_per_game` only the first position kept in each game; the generator is drawn from in
+/// the same way either way, so that set is part of the other. Each position comes with the
+/// number of its game.
 fn draw_positions(
     ev: &Evaluator,
     count: usize,
     seed: u64,
     length: u32,
-) -> Vec<(Position, CubeInfo)> {
+    one_per_game: bool,
+) -> Vec<(Position, CubeInfo, usize)> {
     let mut s = Scratch::default();
     let mut out = Vec::with_capacity(count);
-    self_play(ev, seed, |rng, pos, rolled| {
+    let mut last_game = None;
+    self_play(ev, seed, |rng, game, pos, rolled| {
         if rolled.is_none() && ev.probs(pos, &mut s)[0] >= 0.58 && rng.gen_bool(0.5) {
             let mut ci = if rng.gen_range(0..3) == 0 {
                 money_cube(2, Owner::Me)
@@ -245,8 +256,9 @@ fn draw_positions(
             if length > 1 {
                 ci = at_match_score(ci, length, rng);
             }
-            if ci.may_double() {
-                out.push((*pos, ci));
+            if ci.may_double() && !(one_per_game && last_game == Some(game)) {
+                out.push((*pos, ci, game));
+                last_game = Some(game);
             }
         }
         out.len() < count
@@ -344,8 +356,9 @@ fn judge(args: &BenchCubeArgs, set: &[(Position, CubeInfo)]) -> Result<Vec<Judge
         } else {
             String::new()
         };
+        let per_game = if args.one_per_game { "-g" } else { "" };
         PathBuf::from(format!(
-            "target/bg-cube/judged-{}-{}{kind}.jsonl",
+            "target/bg-cube/judged-{}-{}{kind}{per_game}.jsonl",
             args.seed, args.positions
         ))
     });
@@ -426,7 +439,16 @@ pub fn run(args: &BenchCubeArgs) -> Result<()> {
     } else {
         &ev
     };
-    let set = draw_positions(drawer, args.positions, args.seed, args.match_length);
+    let set = draw_positions(
+        drawer,
+        args.positions,
+        args.seed,
+        args.match_length,
+        args.one_per_game,
+    )
+    .into_iter()
+    .map(|(pos, ci, _)| (pos, ci))
+    .collect::<Vec<_>>();
     eprintln!(
         "{} positions drawn from self-play in {:.1} s; gnubg (2 and 3 plies){} judges them",
         set.len(),
@@ -567,5 +589,33 @@ fn show_worst(who: &str, mut worst: Vec<(f64, &Judged, cube::CubeDecision, Probs
             if d.double { "double" } else { "no double" },
             if d.take { ", take" } else { ", pass" },
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_position_per_game_is_the_first_of_each_game_in_the_whole_set() {
+        let ev = Evaluator::shipped();
+        let all = draw_positions(ev, 300, 7, 0, false);
+        let one = draw_positions(ev, 25, 7, 0, true);
+        assert_eq!(one.len(), 25);
+        // Some game gives the whole set several positions; one a game gives each game one.
+        assert!(all.windows(2).any(|w| w[0].2 == w[1].2));
+        assert!(one.windows(2).all(|w| w[0].2 < w[1].2));
+        // Each is its game's first in the whole set (the same stream of games).
+        let last = all.last().unwrap().2;
+        let mut compared = 0;
+        for (pos, ci, game) in one.iter().filter(|x| x.2 < last) {
+            let first = all
+                .iter()
+                .find(|x| x.2 == *game)
+                .expect("the game is in both");
+            assert_eq!(id_of(pos, ci), id_of(&first.0, &first.1));
+            compared += 1;
+        }
+        assert!(compared >= 10, "{compared}");
     }
 }

@@ -406,12 +406,34 @@ fn live_equity_ends(p: f32, points: (f32, f32), ends: (f32, f32), owner: Owner) 
 }
 
 /// The cube efficiency of Janowski's model: how much of the live cube's value a position keeps
-/// (0.68 in contact; in races it grows with the pip count, from 0.6 to 0.7).
+/// (0.68 in contact; in races it grows with the pip count, from 0.6 to 0.7), for a decision
+/// searched two plies deep or more. See [`cube_efficiency_at`] for shallower ones.
 #[must_use]
 pub fn cube_efficiency(class: Class, pips_on_roll: u32) -> f32 {
     match class {
         Class::Contact => 0.68,
         Class::Race => (0.55 + 0.00125 * pips_on_roll as f32).clamp(0.6, 0.7),
+        Class::Bearoff | Class::Over => 0.6,
+    }
+}
+
+/// The cube efficiency for a decision searched `plies` deep (the depth of the whole decision,
+/// not of the node): [`cube_efficiency`] from two plies on; at 0 and 1 ply a livelier cube,
+/// 0.76 in contact and in races from 0.6 to 0.8 (0.6 + 0.0025 a pip), the values GNU
+/// Backgammon 1.1 uses at those depths (its `show cubeefficiency`). A shallow search sees
+/// none of the cube turns ahead of it, and the model with 0.68 then doubles too early:
+/// fed the judge's own probabilities on the first position of each of 1,500 self-play games
+/// (`tablier bench backgammon-cube --one-per-game --seed 2`) it loses 3.9 mEMG per close
+/// double under bgsage 3-ply, 0.9 with 0.76; a two-ply cube search loses 1.1 with 0.68 and
+/// more with 0.72 or 0.76.
+#[must_use]
+pub fn cube_efficiency_at(class: Class, pips_on_roll: u32, plies: u32) -> f32 {
+    if plies >= 2 {
+        return cube_efficiency(class, pips_on_roll);
+    }
+    match class {
+        Class::Contact => 0.76,
+        Class::Race => (0.6 + 0.0025 * pips_on_roll as f32).clamp(0.6, 0.8),
         Class::Bearoff | Class::Over => 0.6,
     }
 }
@@ -557,6 +579,23 @@ mod tests {
             }
         }
         assert!(Met::parse("pre 1 2").is_err());
+    }
+
+    #[test]
+    fn a_shallow_decision_keeps_a_livelier_cube() {
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-6;
+        assert!(close(cube_efficiency_at(Class::Contact, 150, 0), 0.76));
+        assert!(close(cube_efficiency_at(Class::Contact, 150, 1), 0.76));
+        assert!(close(cube_efficiency_at(Class::Contact, 150, 2), 0.68));
+        assert!(close(cube_efficiency_at(Class::Race, 40, 0), 0.7));
+        assert!(close(cube_efficiency_at(Class::Race, 100, 1), 0.8));
+        assert!(close(cube_efficiency_at(Class::Race, 100, 3), 0.675));
+        assert!(close(cube_efficiency_at(Class::Bearoff, 20, 0), 0.6));
+        // 70% to win, no gammons, the cube in the middle: a livelier cube holds on to it.
+        let p = [0.70, 0.0, 0.0, 0.0, 0.0];
+        let ci = CubeInfo::money();
+        assert!(decide(&p, &ci, cube_efficiency_at(Class::Contact, 150, 2)).double);
+        assert!(!decide(&p, &ci, cube_efficiency_at(Class::Contact, 150, 0)).double);
     }
 
     #[test]

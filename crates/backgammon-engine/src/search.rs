@@ -134,7 +134,8 @@ pub fn cube_decision_cubeless(
     s: &mut Scratch,
 ) -> crate::cube::CubeDecision {
     let p = probs_nply(ev, pos, plies, MoveFilter::default(), s);
-    let x = crate::cube::cube_efficiency(crate::eval::classify(pos), pos.pip_count().0);
+    // The search sees no cube turn: the model's efficiency is that of an unsearched cube.
+    let x = crate::cube::cube_efficiency_at(crate::eval::classify(pos), pos.pip_count().0, 0);
     crate::cube::decide(&p, ci, x)
 }
 
@@ -145,11 +146,27 @@ pub fn cube_decision_cubeless(
 /// Unlike [`cube_decision`], which applies the cube model once to the searched cubeless
 /// probabilities, market losers and the opponent's doubles inside the search are valued with the
 /// cube where they happen.
+///
+/// The cube model at the leaves keeps the efficiency of a decision searched `plies` deep
+/// ([`crate::cube::cube_efficiency_at`]): livelier at 0 and 1 ply, where no cube turn ahead is
+/// seen.
 pub fn cubeful_decisions(
     ev: &Evaluator,
     pos: &Position,
     cis: &[crate::cube::CubeInfo],
     plies: u32,
+    s: &mut Scratch,
+) -> Vec<crate::cube::CubeDecision> {
+    cubeful_decisions_within(ev, pos, cis, plies, plies, s)
+}
+
+/// [`cubeful_decisions`] at a node `plies` from the leaves of a decision searched `top` deep.
+fn cubeful_decisions_within(
+    ev: &Evaluator,
+    pos: &Position,
+    cis: &[crate::cube::CubeInfo],
+    plies: u32,
+    top: u32,
     s: &mut Scratch,
 ) -> Vec<crate::cube::CubeDecision> {
     use crate::cube::{decide, rescale, CubeDecision};
@@ -165,7 +182,7 @@ pub fn cubeful_decisions(
     }
     if plies == 0 || pos.is_over() {
         let p = ev.probs(pos, s);
-        let x = crate::cube::cube_efficiency(crate::eval::classify(pos), pos.pip_count().0);
+        let x = crate::cube::cube_efficiency_at(crate::eval::classify(pos), pos.pip_count().0, top);
         return cis.iter().map(|ci| decide(&p, ci, x)).collect();
     }
     // Every cube the search must value: each one as it is, and doubled and taken where the
@@ -192,7 +209,7 @@ pub fn cubeful_decisions(
             }
             continue;
         }
-        let answers = cubeful_decisions(ev, &after.flip(), &children, plies - 1, s);
+        let answers = cubeful_decisions_within(ev, &after.flip(), &children, plies - 1, top, s);
         for (a, d) in acc.iter_mut().zip(&answers) {
             // The opponent doubles when it pays him, and we then take or pass as is best.
             let v = if d.double {
@@ -275,7 +292,9 @@ pub fn play_value(
         cubeful_decisions(ev, &next, std::slice::from_ref(&theirs), plies, s)[0]
     } else {
         let p = probs_nply(ev, &next, plies, INNER_FILTER, s);
-        let x = crate::cube::cube_efficiency(crate::eval::classify(&next), next.pip_count().0);
+        // The model once on searched cubeless probabilities: no cube turn is seen.
+        let x =
+            crate::cube::cube_efficiency_at(crate::eval::classify(&next), next.pip_count().0, 0);
         crate::cube::decide(&p, &theirs, x)
     };
     // The opponent, on roll after the play, takes his best cube action.
@@ -417,7 +436,7 @@ mod tests {
         let start = Position::start();
         // 0 plies: the cube model on the static probabilities.
         let p = ev.probs(&start, &mut s);
-        let x = crate::cube::cube_efficiency(crate::eval::classify(&start), 167);
+        let x = crate::cube::cube_efficiency_at(crate::eval::classify(&start), 167, 0);
         assert_eq!(
             cubeful_decisions(ev, &start, &[centre], 0, &mut s)[0],
             decide(&p, &centre, x)

@@ -9,7 +9,7 @@ use tablier_backgammon::game::{Action, Match, Options, Phase};
 use tablier_backgammon::mat::MatchFile;
 use tablier_backgammon::record::{replay_mat, to_mat};
 use tablier_backgammon_engine::analysis::{analyse, cube_info};
-use tablier_backgammon_engine::cube::{cube_efficiency, decide};
+use tablier_backgammon_engine::cube::{cube_efficiency_at, decide};
 use tablier_backgammon_engine::eval::{classify, Evaluator, Scratch};
 use tablier_backgammon_engine::search;
 use tablier_core::{Actor, Game, SeededDice, Side};
@@ -44,7 +44,7 @@ fn the_engines_own_choices_lose_nothing_and_random_play_loses_much() {
                     }
                     Phase::BeforeRoll => {
                         let ci = cube_info(&m);
-                        let x = cube_efficiency(classify(&pos), pos.pip_count().0);
+                        let x = cube_efficiency_at(classify(&pos), pos.pip_count().0, 0);
                         let d = decide(&ev.probs(&pos, &mut s), &ci, x);
                         if engine && m.may_double() && d.double {
                             Action::Double
@@ -55,7 +55,7 @@ fn the_engines_own_choices_lose_nothing_and_random_play_loses_much() {
                     Phase::Doubled => {
                         // The answer is the taker's: `pos` is the doubler's view.
                         let ci = cube_info(&m);
-                        let x = cube_efficiency(classify(&pos), pos.pip_count().0);
+                        let x = cube_efficiency_at(classify(&pos), pos.pip_count().0, 0);
                         let d = decide(&ev.probs(&pos, &mut s), &ci, x);
                         if !engine || d.take {
                             Action::Take

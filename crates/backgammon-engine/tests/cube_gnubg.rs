@@ -1,4 +1,5 @@
-//! Oracle test: our money cube decisions against GNU Backgammon's (PyPI gnubg, 0-ply), on 400
+//! Oracle test: our money cube decisions against GNU Backgammon's (PyPI gnubg, 0-ply, whose cube
+//! efficiency is that of an unsearched cube: ours at 0 plies), on 400
 //! positions met in seeded random play, both sides' cube in the middle, Jacoby off, beavers
 //! on. To judge the cube model and not the evaluator, our Janowski formulas are fed gnubg's
 //! own cubeless probabilities; the no-double and double/take equities and the three decisions
@@ -12,7 +13,7 @@ use rand::{Rng, SeedableRng};
 use tablier_backgammon::ids::{gnubg_id, MatchId};
 use tablier_backgammon::{Position, Roll};
 use tablier_backgammon_engine::bearoff::all_positions;
-use tablier_backgammon_engine::cube::{cube_efficiency, decide, CubeInfo};
+use tablier_backgammon_engine::cube::{cube_efficiency_at, decide, CubeInfo};
 use tablier_backgammon_engine::eval::classify;
 
 #[path = "../../backgammon/tests/common/mod.rs"]
@@ -97,7 +98,11 @@ fn money_cube_decisions(jacoby: bool) {
         let f: Vec<&str> = nums.split_whitespace().collect();
         let p: [f32; 5] = std::array::from_fn(|i| f[i].parse().unwrap());
         let (nd, dt): (f32, f32) = (f[5].parse().unwrap(), f[6].parse().unwrap());
-        let ours = decide(&p, &ci, cube_efficiency(classify(pos), pos.pip_count().0));
+        let ours = decide(
+            &p,
+            &ci,
+            cube_efficiency_at(classify(pos), pos.pip_count().0, 0),
+        );
         // gnubg: "No double", "Double, take", "Double, pass", "Too good to double, pass",
         // "No double, beaver", "Redouble, take", "No redouble", ...
         let gnubg_double = action.starts_with("Double") || action.starts_with("Redouble");
@@ -139,15 +144,17 @@ fn money_cube_decisions(jacoby: bool) {
     for d in disagreements.iter().take(5) {
         eprintln!("  {d}");
     }
-    assert!(pct(same_double) >= 95.0);
-    assert!(pct(same_take) >= 98.0);
+    // gnubg 0-ply's efficiency is that of an unsearched cube (0.76 in contact): with the
+    // deeper searches' 0.68 the equities differ by about 0.03 and a tenth of the doubles.
+    assert!(pct(same_double) >= 99.0);
+    assert!(pct(same_take) >= 99.0);
     assert!(beaver_cases >= 100 && same_beaver * 100 >= beaver_cases * 95);
     assert!(
         compared >= n * 9 / 10,
         "gnubg gave equities for {compared} of {n}"
     );
-    assert!(nd_err / (compared as f64) < 0.05);
-    assert!(dt_err / (compared as f64) < 0.10);
+    assert!(nd_err / (compared as f64) < 0.002);
+    assert!(dt_err / (compared as f64) < 0.002);
 }
 
 #[test]
@@ -198,7 +205,11 @@ fn match_cube_decisions_mostly_agree_with_gnubg_given_its_probabilities() {
         let (nums, action) = line.split_once(" | ").expect("numbers | action");
         let f: Vec<&str> = nums.split_whitespace().collect();
         let p: [f32; 5] = std::array::from_fn(|i| f[i].parse().unwrap());
-        let ours = decide(&p, ci, cube_efficiency(classify(pos), pos.pip_count().0));
+        let ours = decide(
+            &p,
+            ci,
+            cube_efficiency_at(classify(pos), pos.pip_count().0, 0),
+        );
         let gnubg_double = action.starts_with("Double") || action.starts_with("Redouble");
         let gnubg_take = !(action.contains("pass") || action.contains("drop"));
         n += 1;
@@ -214,7 +225,7 @@ fn match_cube_decisions_mostly_agree_with_gnubg_given_its_probabilities() {
     );
     // Measured: 98.3% and 100% with the take and cash points found by recursion over the cube
     // levels of the match (88.7% and 97.3% with money's points on MET-rescaled values).
-    assert!(pct(same_double) >= 96.0);
+    assert!(pct(same_double) >= 99.0);
     assert!(pct(same_take) >= 99.0);
 }
 

@@ -491,14 +491,14 @@ pub fn run(args: &BenchCubeArgs) -> Result<()> {
     for j in &judged {
         let [nd, dt, dp] = j.p0;
         theirs0.add(&j.judge, dt.min(dp) > nd, dt <= dp);
-        let x = cube::cube_efficiency(classify(&j.pos), j.pos.pip_count().0);
+        let x = cube::cube_efficiency_at(classify(&j.pos), j.pos.pip_count().0, 0);
         let d = cube::decide(&j.probs0, &j.ci, x);
         model_on_theirs0.add(&j.judge, d.double, d.take);
         let [nd, dt, dp] = j.p2;
         theirs.add(&j.judge, dt.min(dp) > nd, dt <= dp);
         let [nd, dt, dp] = j.p3;
         theirs3.add(&j.judge, dt.min(dp) > nd, dt <= dp);
-        let x = cube::cube_efficiency(classify(&j.pos), j.pos.pip_count().0);
+        let x = cube::cube_efficiency_at(classify(&j.pos), j.pos.pip_count().0, 0);
         let d = cube::decide(&j.judge_probs, &j.ci, x);
         let before = janowski_on_theirs.doubler_error + janowski_on_theirs.taker_error;
         janowski_on_theirs.add(&j.judge, d.double, d.take);

@@ -309,3 +309,81 @@ fn truncated_rollouts_of_contact_positions() {
     assert!(!d.join("bad.txt").exists());
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn endings_with_checkers_off_and_contact_rolled_out_with_searched_plays() {
+    use tablier_backgammon_engine::eval::{classify, Class};
+    let d = std::env::temp_dir().join(format!("tablier-bg-off-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let path = |name: &str| d.join(name).to_str().unwrap().to_owned();
+    // The same 30 games labelled into `file` with `extra` arguments, one thread.
+    let label = |file: &str, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "backgammon-label",
+            "--games",
+            "30",
+            "--sample",
+            "1",
+            "--threads",
+            "1",
+            "--seed",
+            "13",
+            "--quiet",
+            "--out",
+            file,
+        ];
+        args.extend_from_slice(extra);
+        tablier(&args)
+    };
+    let read = |file: &str| -> Vec<_> {
+        std::fs::read_to_string(file)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| parse_line(l).unwrap())
+            .collect()
+    };
+    let o = label(&path("own.txt"), &["--plies", "0", "--min-off", "4"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let own = read(&path("own.txt"));
+    assert!(
+        !own.is_empty(),
+        "no contact with 4 checkers off in 30 games"
+    );
+    for s in &own {
+        assert_eq!(classify(&s.pos), Class::Contact);
+        assert!(s.pos.mover_off().max(s.pos.opponent_off()) >= 4);
+    }
+    // Every position of the same games: those endings are few of them.
+    let o = label(&path("all.txt"), &["--plies", "0"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(own.len() * 4 < read(&path("all.txt")).len());
+    // The same positions rolled out with each play searched 1 ply.
+    let o = label(
+        &path("rolled.txt"),
+        &["--min-off", "4", "--rollout", "2", "--rollout-plies", "1"],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("by rollouts of 2 games, plays searched 1 ply"),
+        "{}",
+        text(&o)
+    );
+    let rolled = read(&path("rolled.txt"));
+    assert_eq!(rolled.len(), own.len());
+    for (a, b) in own.iter().zip(&rolled) {
+        assert_eq!(a.pos, b.pos);
+        assert!(b.target.iter().all(|t| (0.0..=1.0).contains(t)));
+    }
+    // A searched policy without rollouts, or too deep, is refused and writes nothing.
+    for bad in [
+        &["--rollout-plies", "1"][..],
+        &["--rollout", "2", "--rollout-plies", "3"],
+    ] {
+        let o = label(&path("bad.txt"), bad);
+        assert!(!o.status.success());
+        assert!(text(&o).contains("--rollout-plies"), "{}", text(&o));
+        assert!(read(&path("bad.txt")).is_empty());
+    }
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -24,6 +24,11 @@ pub struct RolloutArgs {
     /// Stop each game after this many plies and evaluate (0 = play to the end).
     #[arg(long, default_value_t = 0)]
     truncate: u32,
+    /// Depth of each play's search in the games played out (0: the best play at 0-ply; 1 or
+    /// 2: the plays that pass the move filter searched that deep, about 21 times the cost a
+    /// ply).
+    #[arg(long, default_value_t = 0)]
+    plies: u32,
     /// No luck adjustment (plain averages of the results).
     #[arg(long)]
     no_variance_reduction: bool,
@@ -64,11 +69,15 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
     if args.trials == 0 {
         bail!("--trials must be at least 1");
     }
+    if args.plies > 2 {
+        bail!("--plies is 0 to 2");
+    }
     let cfg = RolloutConfig {
         trials: args.trials,
         truncate: args.truncate,
         variance_reduction: !args.no_variance_reduction,
         seed: args.seed,
+        plies: args.plies,
     };
     let mut s = Scratch::default();
     let stat = ev.probs(&pos, &mut s);
@@ -96,8 +105,13 @@ pub fn run(args: &RolloutArgs) -> Result<()> {
         show_probs(&stats.probs())
     );
     println!(
-        "{} trials{}{}, {:.1} s{}",
+        "{} trials{}{}{}, {:.1} s{}",
         stats.trials,
+        if cfg.plies > 0 {
+            format!(", plays searched {} ply", cfg.plies)
+        } else {
+            String::new()
+        },
         if cfg.truncate > 0 {
             format!(", truncated after {} plies", cfg.truncate)
         } else {

@@ -13,6 +13,37 @@ fn tablier(args: &[&str]) -> Output {
     run(env!("CARGO_BIN_EXE_tablier"), args)
 }
 
+/// `train backgammon-label` of every position of `games` self-play games from `seed`, on one
+/// thread (so that the lines come in the games' order), into `file`, with `extra` arguments.
+fn label_games(games: &str, seed: &str, file: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "train",
+        "backgammon-label",
+        "--games",
+        games,
+        "--sample",
+        "1",
+        "--threads",
+        "1",
+        "--seed",
+        seed,
+        "--quiet",
+        "--out",
+        file,
+    ];
+    args.extend_from_slice(extra);
+    tablier(&args)
+}
+
+/// The labelled positions of `file` (none if it does not exist).
+fn read_samples(file: &str) -> Vec<tablier_backgammon_engine::supervised::Sample> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| parse_line(l).unwrap())
+        .collect()
+}
+
 #[test]
 fn labels_append_and_a_fit_gets_closer_to_them() {
     let d = std::env::temp_dir().join(format!("tablier-bg-sup-{}", std::process::id()));
@@ -226,34 +257,9 @@ fn truncated_rollouts_of_contact_positions() {
     let d = std::env::temp_dir().join(format!("tablier-bg-trunc-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     let path = |name: &str| d.join(name).to_str().unwrap().to_owned();
-    // The same three games labelled into `file` with `extra` arguments; one thread, so that
-    // the lines come in the games' order.
-    let label = |file: &str, extra: &[&str]| {
-        let mut args = vec![
-            "train",
-            "backgammon-label",
-            "--games",
-            "3",
-            "--sample",
-            "1",
-            "--threads",
-            "1",
-            "--seed",
-            "11",
-            "--quiet",
-            "--out",
-            file,
-        ];
-        args.extend_from_slice(extra);
-        tablier(&args)
-    };
-    let read = |file: &str| -> Vec<_> {
-        std::fs::read_to_string(file)
-            .unwrap()
-            .lines()
-            .map(|l| parse_line(l).unwrap())
-            .collect()
-    };
+    // The same three games labelled into `file` with `extra` arguments.
+    let label = |file: &str, extra: &[&str]| label_games("3", "11", file, extra);
+    let read = |file: &str| read_samples(file);
     // A trial cut after one ply, luck-adjusted, is worth the average over the 21 rolls of
     // each roll's best play at 0-ply whatever the roll thrown: the 1-ply value, exactly.
     let o = label(
@@ -316,33 +322,9 @@ fn endings_with_checkers_off_and_contact_rolled_out_with_searched_plays() {
     let d = std::env::temp_dir().join(format!("tablier-bg-off-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     let path = |name: &str| d.join(name).to_str().unwrap().to_owned();
-    // The same 30 games labelled into `file` with `extra` arguments, one thread.
-    let label = |file: &str, extra: &[&str]| {
-        let mut args = vec![
-            "train",
-            "backgammon-label",
-            "--games",
-            "30",
-            "--sample",
-            "1",
-            "--threads",
-            "1",
-            "--seed",
-            "13",
-            "--quiet",
-            "--out",
-            file,
-        ];
-        args.extend_from_slice(extra);
-        tablier(&args)
-    };
-    let read = |file: &str| -> Vec<_> {
-        std::fs::read_to_string(file)
-            .unwrap_or_default()
-            .lines()
-            .map(|l| parse_line(l).unwrap())
-            .collect()
-    };
+    // The same 30 games labelled into `file` with `extra` arguments.
+    let label = |file: &str, extra: &[&str]| label_games("30", "13", file, extra);
+    let read = |file: &str| read_samples(file);
     let o = label(&path("own.txt"), &["--plies", "0", "--min-off", "4"]);
     assert!(o.status.success(), "{}", text(&o));
     let own = read(&path("own.txt"));

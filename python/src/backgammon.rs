@@ -928,6 +928,7 @@ impl PyEngine {
             truncate,
             variance_reduction: true,
             seed,
+            plies: 0,
         };
         let stats = py.detach(move || rollout(Evaluator::shipped(), &pos, &cfg, |_| true));
         let d = probs_dict(py, &stats.probs())?;

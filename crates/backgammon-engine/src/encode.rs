@@ -129,19 +129,90 @@ fn occupied(side: &[u8; 25]) -> u32 {
 
 /// The share of 36 in a mask of rolls (one bit per roll of [`ROLLS`]).
 fn share(rolls: u32) -> f32 {
-    // Doubles are 1 of 36, the others 2.
-    const DOUBLES: u32 = {
-        let mut m = 0u32;
-        let mut r = 0;
-        while r < 21 {
-            if ROLLS[r].0 == ROLLS[r].1 {
-                m |= 1 << r;
+    weight(rolls) as f32 / 36.0
+}
+
+/// The longest distance whose rolls [`Reach`] tabulates for every pattern of blocked points on
+/// the way: longer ones are covered by doubles only, a way or two each, and walked.
+const TABULATED: usize = 12;
+
+/// The rolls that cover each distance, for every pattern of blocked points between the start
+/// and the landing point: `rolls[offset(d) + k]` has bit r for each roll of [`ROLLS`] that
+/// covers `d` pips without stopping on a blocked point, when bit j of `k` says whether the point
+/// j + 1 pips past the landing point (back towards the start) is blocked. The landing point
+/// itself is not looked at. Built once, from [`ways`].
+struct Reach {
+    rolls: Vec<u32>,
+}
+
+impl Reach {
+    fn global() -> &'static Reach {
+        static REACH: std::sync::OnceLock<Reach> = std::sync::OnceLock::new();
+        REACH.get_or_init(|| {
+            let ways = ways();
+            let mut rolls = vec![0u32; Reach::offset(TABULATED + 1)];
+            for (d, ways_d) in ways.iter().enumerate().take(TABULATED + 1).skip(1) {
+                for k in 0..1usize << (d - 1) {
+                    let mut m = 0u32;
+                    for w in ways_d {
+                        // A stop s pips from the start is d - s past the landing point: bit
+                        // d - s - 1 of the pattern.
+                        if w.stops
+                            .iter()
+                            .all(|&s| s == 0 || k >> (d - usize::from(s) - 1) & 1 == 0)
+                        {
+                            m |= 1 << w.roll;
+                        }
+                    }
+                    rolls[Reach::offset(d) + k] = m;
+                }
             }
-            r += 1;
+            Reach { rolls }
+        })
+    }
+
+    /// Where the patterns of distance `d` start: distance e has 2^(e - 1) of them.
+    const fn offset(d: usize) -> usize {
+        (1 << (d - 1)) - 1
+    }
+
+    /// The rolls that cover `d` pips (1..=24) when `blocked` has bit j set for each blocked
+    /// point j + 1 pips past the landing point (bits d - 1 and up are ignored).
+    #[inline]
+    fn rolls(&self, d: usize, blocked: u32) -> u32 {
+        if d <= TABULATED {
+            return self.rolls[Reach::offset(d) + (blocked & ((1 << (d - 1)) - 1)) as usize];
+        }
+        let mut m = 0u32;
+        for w in &ways()[d] {
+            if w.stops
+                .iter()
+                .all(|&s| s == 0 || blocked >> (d - usize::from(s) - 1) & 1 == 0)
+            {
+                m |= 1 << w.roll;
+            }
         }
         m
-    };
-    (2 * (rolls & !DOUBLES).count_ones() + (rolls & DOUBLES).count_ones()) as f32 / 36.0
+    }
+}
+
+/// How many of the 36 rolls a mask of [`ROLLS`] stands for: doubles one each, the others two.
+fn weight(rolls: u32) -> u32 {
+    const DOUBLES: u32 = doubles();
+    2 * (rolls & !DOUBLES).count_ones() + (rolls & DOUBLES).count_ones()
+}
+
+/// The rolls of [`ROLLS`] that are doubles, as a mask.
+const fn doubles() -> u32 {
+    let mut m = 0u32;
+    let mut r = 0;
+    while r < 21 {
+        if ROLLS[r].0 == ROLLS[r].1 {
+            m |= 1 << r;
+        }
+        r += 1;
+    }
+    m
 }
 
 /// What the other side's next roll threatens (`his`: bit q when he has a checker on his point
@@ -152,7 +223,7 @@ fn hits(us: Masks, his: u32) -> (f32, f32) {
     if us.blots == 0 {
         return (0.0, 0.0);
     }
-    let ways = ways();
+    let reach = Reach::global();
     // A checker on his bar enters first.
     let sources = if his >> 25 & 1 == 1 { 1 << 25 } else { his };
     let mut hit = 0u32;
@@ -163,20 +234,17 @@ fn hits(us: Masks, his: u32) -> (f32, f32) {
         let t = 31 - blots.leading_zeros() as usize;
         blots &= !(1 << t);
         let mut from = sources & !((2u32 << t) - 1) & ((1u32 << (t + 25).min(31)) - 1);
+        // Our made points past the blot, seen from it: bit j is his point t + 1 + j.
+        let blocked = us.made >> (t + 1);
+        let mut here = 0u32;
         while from != 0 {
             let q = from.trailing_zeros() as usize;
             from &= from - 1;
-            for w in &ways[q - t] {
-                if hit >> w.roll & 1 == 0
-                    && w.stops
-                        .iter()
-                        .all(|&s| s == 0 || us.made >> (q - usize::from(s)) & 1 == 0)
-                {
-                    hit |= 1 << w.roll;
-                    lost += ROLLS[usize::from(w.roll)].2 * t as u32;
-                }
-            }
+            here |= reach.rolls(q - t, blocked);
         }
+        let new = here & !hit;
+        hit |= new;
+        lost += weight(new) * t as u32;
     }
     (share(hit), lost as f32 / 36.0)
 }
@@ -193,24 +261,18 @@ fn escape_share(side: &[u8; 25], held: u32) -> f32 {
         return 1.0;
     }
     let lowest = window.trailing_zeros() as usize;
-    let open = |p: usize| held >> p & 1 == 0;
+    let reach = Reach::global();
+    // Bit 32 + p: our point p held; points 0 and below (borne off) are open.
+    let wide = u64::from(held) << 32;
     let mut esc = 0u32;
-    let ways = ways();
-    for (d, ways_d) in ways.iter().enumerate().skip(back - lowest + 1) {
-        for w in ways_d {
-            if esc >> w.roll & 1 == 1 {
-                continue;
-            }
-            // Landing on 0 or below: borne off, gone past everything.
-            let lands = back <= d || open(back - d);
-            if lands
-                && w.stops
-                    .iter()
-                    .all(|&s| s == 0 || back <= usize::from(s) || open(back - usize::from(s)))
-            {
-                esc |= 1 << w.roll;
-            }
+    for d in back - lowest + 1..=24 {
+        // Landing on 0 or below: borne off, gone past everything.
+        let land = back as i64 - d as i64;
+        if land >= 1 && held >> land & 1 == 1 {
+            continue;
         }
+        let blocked = (wide >> (32 + land + 1)) as u32;
+        esc |= reach.rolls(d, blocked);
     }
     share(esc)
 }
@@ -240,17 +302,30 @@ impl Shape {
     }
 }
 
+/// The four units of a point with n checkers (0 to 15): one, two, three or more, and half of
+/// those beyond three.
+const UNITS: [[f32; 4]; 16] = {
+    let mut out = [[0.0f32; 4]; 16];
+    let mut n = 1;
+    while n < 16 {
+        out[n] = [
+            if n == 1 { 1.0 } else { 0.0 },
+            if n == 2 { 1.0 } else { 0.0 },
+            if n >= 3 { 1.0 } else { 0.0 },
+            if n > 3 { (n - 3) as f32 / 2.0 } else { 0.0 },
+        ];
+        n += 1;
+    }
+    out
+};
+
 /// `side[i]`: checkers on the side's own point `i + 1` (index 24 = its bar); `other` likewise
 /// for the opponent, from the opponent's own home; `mine` and `his` their [`Shape`]s.
 fn encode_side(side: &[u8; 25], other: &[u8; 25], mine: Shape, his: Shape, out: &mut [f32]) {
     let mut on = 0u32;
     let mut pips = 0u32;
     for (i, &n) in side.iter().enumerate() {
-        let u = &mut out[i * 4..i * 4 + 4];
-        u[0] = f32::from(u8::from(n == 1));
-        u[1] = f32::from(u8::from(n == 2));
-        u[2] = f32::from(u8::from(n >= 3));
-        u[3] = if n > 3 { f32::from(n - 3) / 2.0 } else { 0.0 };
+        out[i * 4..i * 4 + 4].copy_from_slice(&UNITS[usize::from(n.min(15))]);
         on += u32::from(n);
         pips += u32::from(n) * (i as u32 + 1);
     }
@@ -322,6 +397,82 @@ pub fn encode(pos: &Position, out: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`hits`] way by way, as first written: the reference the tables are checked against.
+    ///
+    /// What the other side's next roll threatens (`his`: bit q when he has a checker on his point
+    /// q, 25 his bar): the share of his 36 rolls that hit one of our blots, and the pips we expect
+    /// to lose by it (with each roll, the farthest-advanced blot he can hit: a blot on his point
+    /// t loses us t pips).
+    fn hits_by_ways(us: Masks, his: u32) -> (f32, f32) {
+        if us.blots == 0 {
+            return (0.0, 0.0);
+        }
+        let ways = ways();
+        // A checker on his bar enters first.
+        let sources = if his >> 25 & 1 == 1 { 1 << 25 } else { his };
+        let mut hit = 0u32;
+        let mut lost = 0u32;
+        let mut blots = us.blots;
+        // The blots that cost most first, so that a roll counts the worst hit it has.
+        while blots != 0 {
+            let t = 31 - blots.leading_zeros() as usize;
+            blots &= !(1 << t);
+            let mut from = sources & !((2u32 << t) - 1) & ((1u32 << (t + 25).min(31)) - 1);
+            while from != 0 {
+                let q = from.trailing_zeros() as usize;
+                from &= from - 1;
+                for w in &ways[q - t] {
+                    if hit >> w.roll & 1 == 0
+                        && w.stops
+                            .iter()
+                            .all(|&s| s == 0 || us.made >> (q - usize::from(s)) & 1 == 0)
+                    {
+                        hit |= 1 << w.roll;
+                        lost += ROLLS[usize::from(w.roll)].2 * t as u32;
+                    }
+                }
+            }
+        }
+        (share(hit), lost as f32 / 36.0)
+    }
+
+    /// [`escape_share`] way by way, as first written: the reference the tables are checked
+    /// against.
+    ///
+    /// The share of `side`'s 36 rolls that carry its furthest-back checker below every point the
+    /// other side holds among the twelve in front of it (1 when it holds none there). `held` has
+    /// bit p for each of our points p the other side holds.
+    fn escape_share_by_ways(side: &[u8; 25], held: u32) -> f32 {
+        let Some(back) = (1..=25).rev().find(|&p| side[p - 1] > 0) else {
+            return 1.0;
+        };
+        let window = held & ((1u32 << back) - 1) & !((1u32 << back.saturating_sub(12)) - 1);
+        if window == 0 {
+            return 1.0;
+        }
+        let lowest = window.trailing_zeros() as usize;
+        let open = |p: usize| held >> p & 1 == 0;
+        let mut esc = 0u32;
+        let ways = ways();
+        for (d, ways_d) in ways.iter().enumerate().skip(back - lowest + 1) {
+            for w in ways_d {
+                if esc >> w.roll & 1 == 1 {
+                    continue;
+                }
+                // Landing on 0 or below: borne off, gone past everything.
+                let lands = back <= d || open(back - d);
+                if lands
+                    && w.stops
+                        .iter()
+                        .all(|&s| s == 0 || back <= usize::from(s) || open(back - usize::from(s)))
+                {
+                    esc |= 1 << w.roll;
+                }
+            }
+        }
+        share(esc)
+    }
 
     #[test]
     fn start_is_symmetric() {
@@ -430,6 +581,57 @@ mod tests {
             &[(7, 2), (8, 2), (9, 2), (10, 2), (11, 2), (12, 2), (20, 3)],
         );
         assert_eq!(escape_share(&me, Masks::of(&them).made), 0.0);
+    }
+
+    #[test]
+    fn the_tables_agree_with_the_ways_on_random_boards() {
+        let mut rng = 7u64;
+        let mut next = || {
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (rng >> 33) as u32
+        };
+        for _ in 0..20_000 {
+            let (mut me, mut them) = ([0u8; 25], [0u8; 25]);
+            // Sparse boards with blots, points and now and then a checker on the bar.
+            for side in [&mut me, &mut them] {
+                for n in side.iter_mut() {
+                    *n = match next() % 8 {
+                        0 | 1 => 1,
+                        2 => 2,
+                        3 => 3,
+                        _ => 0,
+                    };
+                }
+                if next() % 4 != 0 {
+                    side[24] = 0;
+                }
+            }
+            let (a, b) = (Shape::of(&me), Shape::of(&them));
+            assert_eq!(hits(a.masks, b.occupied), hits_by_ways(a.masks, b.occupied));
+            let (x, y) = (
+                escape_share(&me, b.masks.made),
+                escape_share_by_ways(&me, b.masks.made),
+            );
+            assert_eq!(x.to_bits(), y.to_bits(), "{me:?} {them:?}");
+        }
+    }
+
+    #[test]
+    fn the_units_table_is_the_formula() {
+        for n in 0u8..16 {
+            let formula = [
+                f32::from(u8::from(n == 1)),
+                f32::from(u8::from(n == 2)),
+                f32::from(u8::from(n >= 3)),
+                if n > 3 { f32::from(n - 3) / 2.0 } else { 0.0 },
+            ];
+            assert_eq!(
+                UNITS[usize::from(n)].map(f32::to_bits),
+                formula.map(f32::to_bits)
+            );
+        }
     }
 
     #[test]

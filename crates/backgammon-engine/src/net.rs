@@ -82,6 +82,10 @@ fn fast_exp(x: f32) -> f32 {
     f32::from_bits(((n + 127) as u32) << 23) * p
 }
 
+/// The most inputs that [`Net::forward`]'s fixed-width path takes (wider nets take the plain
+/// loop).
+const MAX_INPUTS: usize = 256;
+
 /// [`Net::forward`] at 128 hidden units, as a task that `pulp` compiles once for each set of
 /// vector instructions and runs with the best the CPU has.
 struct Forward128<'a> {
@@ -210,7 +214,7 @@ impl Net {
         // The shipped width: its 128 sums stay in vector registers across the inputs, in code
         // compiled for the widest vectors the CPU has (the same operations in the same order,
         // so the same results on every CPU).
-        if self.hidden == 128 {
+        if self.hidden == 128 && self.inputs <= MAX_INPUTS {
             pulp::Arch::new().dispatch(Forward128 { net: self, x, act });
             return;
         }
@@ -240,11 +244,21 @@ impl Net {
     fn forward_fixed<const H: usize>(&self, x: &[f32], act: &mut Activations) {
         let mut acc = [0f32; H];
         acc.copy_from_slice(&self.b1[..H]);
-        for (row, &xi) in self.w1.chunks_exact(H).zip(x) {
-            if xi != 0.0 {
-                for (a, &w) in acc.iter_mut().zip(row) {
-                    *a += xi * w;
-                }
+        // The non-zero inputs first, gathered without a branch (most inputs are zero, and which
+        // ones is a coin toss to the branch predictor); then their rows, in input order, so
+        // the sums are those of a plain loop that skips the zeros.
+        let mut nonzero = [0u16; MAX_INPUTS];
+        let mut n = 0;
+        for (i, &xi) in x.iter().enumerate().take(MAX_INPUTS) {
+            nonzero[n] = i as u16;
+            n += usize::from(xi != 0.0);
+        }
+        for &i in &nonzero[..n] {
+            let i = usize::from(i);
+            let xi = x[i];
+            let row = &self.w1[i * H..(i + 1) * H];
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a += xi * w;
             }
         }
         for a in acc.iter_mut() {

@@ -23,16 +23,22 @@ pub struct Player {
     /// How its plays are valued (by default searched with the cube: the cube and the score
     /// count).
     pub play_value: search::PlayValue,
+    /// gnubg's second move filter: with it, the candidates left by the 0-ply filter are valued
+    /// one ply short of the level's depth first, and only those it keeps are searched to the
+    /// full depth ([`search::best_of_valued_narrowed`]; at level 5 [`search::SECOND_FILTER`]).
+    pub narrow: Option<search::MoveFilter>,
 }
 
 impl Player {
     /// The player of level `n` (0 to [`crate::MAX_LEVEL`]), using the cube.
     #[must_use]
     pub fn at_level(n: u8) -> Player {
+        let level = search::level(n);
         Player {
-            level: search::level(n),
+            level,
             doubles: true,
             play_value: search::PlayValue::default(),
+            narrow: (level.plies >= 2 && level.noise == 0.0).then_some(search::SECOND_FILTER),
         }
     }
 
@@ -130,7 +136,13 @@ impl Player {
         } else {
             pos.legal_plays_into(roll, &mut plays);
             let filter = search::MoveFilter::default();
-            search::best_of_valued(ev, &plays, self.level.plies, filter, ci, self.play_value, s).0
+            let (plies, how) = (self.level.plies, self.play_value);
+            match self.narrow {
+                Some(narrow) => {
+                    search::best_of_valued_narrowed(ev, &plays, plies, filter, narrow, ci, how, s).0
+                }
+                None => search::best_of_valued(ev, &plays, plies, filter, ci, how, s).0,
+            }
         };
         plays[i]
     }

@@ -280,6 +280,19 @@ fn gnubg_judges_our_checker_plays_side_by_side() {
     assert!(!bad.status.success());
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("cubeful, cubeful-search or cubeless"), "{err}");
+    for (spec, why) in [
+        ("cubeful-search/0:0.1", "keeps one play at least"),
+        ("cubeful-search/2", "a second filter is KEEP:MARGIN"),
+        ("cubeful-search/2:-1", "a margin of 0 or more"),
+    ] {
+        let bad = Command::new(TABLIER)
+            .args(["bench", "backgammon-checker", "--players", spec])
+            .output()
+            .expect("tablier runs");
+        assert!(!bad.status.success(), "{spec}");
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(err.contains(why), "{spec}: {err}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -24,7 +24,7 @@ use tablier_backgammon::{Position, Roll};
 use tablier_backgammon_engine::cube::{self, CubeInfo, Owner};
 use tablier_backgammon_engine::eval::{terminal_for_winner, Evaluator, Scratch};
 use tablier_backgammon_engine::player::Player;
-use tablier_backgammon_engine::search::PlayValue;
+use tablier_backgammon_engine::search::{MoveFilter, PlayValue};
 
 use super::cube::{at_match_score, id_of, money_cube, run_judge, self_play, verdict};
 use crate::cmd::backgammon::{evaluator, read_weights};
@@ -42,9 +42,11 @@ pub struct BenchCheckerArgs {
     /// Our level (its look-ahead), for every player.
     #[arg(long, default_value_t = tablier_backgammon_engine::MAX_LEVEL)]
     level: u8,
-    /// The players compared, each `VALUE` or `VALUE@WEIGHTS`: how it values its plays
-    /// (`cubeful`, `cubeful-search` or `cubeless`) and, optionally, a weights file instead of
-    /// the shipped one. The first is the reference of the paired differences.
+    /// The players compared, each `VALUE[/FILTER][@WEIGHTS]`: how it values its plays
+    /// (`cubeful`, `cubeful-search` or `cubeless`); optionally its second move filter before the
+    /// full depth (`KEEP:MARGIN`, e.g. `2:0.04` as gnubg's, or `none`; by default the level's);
+    /// and optionally a weights file instead of the shipped one. The first is the reference of
+    /// the paired differences.
     #[arg(
         long,
         value_delimiter = ',',
@@ -81,6 +83,27 @@ fn contender(spec: &str, level: u8) -> Result<Contender> {
         Some((v, w)) => (v, Some(w)),
         None => (spec, None),
     };
+    // `VALUE/KEEP:MARGIN`: gnubg's second filter before the full depth; `VALUE/none`: no
+    // second filter; `VALUE`: the level's.
+    let (value, narrow) = match value.split_once('/') {
+        Some((v, "none")) => (v, None),
+        Some((v, f)) => {
+            let (keep, margin) = f
+                .split_once(':')
+                .ok_or_else(|| anyhow::anyhow!("{f:?}: a second filter is KEEP:MARGIN"))?;
+            let narrow = MoveFilter {
+                keep: keep.parse()?,
+                margin: margin.parse()?,
+            };
+            if narrow.keep == 0 || narrow.margin.is_nan() || narrow.margin < 0.0 {
+                bail!(
+                    "{f:?}: a second filter keeps one play at least, within a margin of 0 or more"
+                );
+            }
+            (v, Some(narrow))
+        }
+        None => (value, Player::at_level(level).narrow),
+    };
     let play_value = match value {
         "cubeful" => PlayValue::Cubeful,
         "cubeful-search" => PlayValue::CubefulSearch,
@@ -96,6 +119,7 @@ fn contender(spec: &str, level: u8) -> Result<Contender> {
         ev,
         player: Player {
             play_value,
+            narrow,
             ..Player::at_level(level)
         },
     })

@@ -59,8 +59,9 @@ for path in sys.argv[2:]:
         pass
 if m and decisions:
     wall, tm, gm = (float(x) for x in m.groups())
-    print('thinking time: tablier %.3f s per decision (%d decisions this run); gnubg about %.3f s '
-          'per move (wall less tablier, over %d moves)' % (seconds / decisions, decisions,
-                                                          max(wall - seconds, 0) / max(gm, 1), gm))
+    print('thinking time: tablier %.3f s a move (%.1f s over %d moves; %d decisions, the cube\'s '
+          'included); gnubg about %.3f s a move (wall less tablier, over %d moves); ratio %.2f'
+          % (seconds / max(tm, 1), seconds, tm, decisions, max(wall - seconds, 0) / max(gm, 1), gm,
+             (seconds / max(tm, 1)) / max(max(wall - seconds, 0) / max(gm, 1), 1e-9)))
 EOF
 rm -f "$out" "${stats[@]}"

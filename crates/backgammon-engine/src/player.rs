@@ -27,6 +27,9 @@ pub struct Player {
     /// one ply short of the level's depth first, and only those it keeps are searched to the
     /// full depth ([`search::best_of_valued_narrowed`]; at level 5 [`search::SECOND_FILTER`]).
     pub narrow: Option<search::MoveFilter>,
+    /// The first move filter: the plays the 0-ply ranking lets through to be valued more
+    /// deeply (at level 5 [`search::FIRST_FILTER`], below it gnubg's 8 within 0.16).
+    pub filter: search::MoveFilter,
 }
 
 impl Player {
@@ -39,6 +42,11 @@ impl Player {
             doubles: true,
             play_value: search::PlayValue::default(),
             narrow: (level.plies >= 2 && level.noise == 0.0).then_some(search::SECOND_FILTER),
+            filter: if level.plies >= 2 && level.noise == 0.0 {
+                search::FIRST_FILTER
+            } else {
+                search::MoveFilter::default()
+            },
         }
     }
 
@@ -135,7 +143,7 @@ impl Player {
             search::choose(ev, pos, roll, self.level, rng, &mut plays, s).0
         } else {
             pos.legal_plays_into(roll, &mut plays);
-            let filter = search::MoveFilter::default();
+            let filter = self.filter;
             let (plies, how) = (self.level.plies, self.play_value);
             match self.narrow {
                 Some(narrow) => {

@@ -26,6 +26,19 @@ impl Default for MoveFilter {
     }
 }
 
+/// The first (0-ply) filter of the levels that search two plies or more, wider than gnubg's
+/// (8 within 0.16): our 0-ply values misjudge some plays by more than 0.16 (a hit most often),
+/// and the second filter's 1-ply values ([`SECOND_FILTER`]) cost little beside the 2-ply
+/// search. On 2,000 money positions judged by gnubg 3-ply (`tablier bench backgammon-checker
+/// --positions 2000 --seed 2 --judge-plies 3 --players
+/// "cubeful-search%8:0.16,cubeful-search%12:0.32,cubeful-search%16:0.48,gnubg:2"`), 16 within
+/// 0.48 lost 0.24 mEMG a position less than 8 within 0.16 (2.09 against 2.33; gnubg 2-ply
+/// 0.25), in about the same time.
+pub const FIRST_FILTER: MoveFilter = MoveFilter {
+    keep: 16,
+    margin: 0.48,
+};
+
 /// The second filter of the levels that search two plies or more
 /// ([`best_of_valued_narrowed`]): the four best plays at one ply less, within 0.08 of the best
 /// of them. On 2,000 money positions judged by gnubg 3-ply (`tablier bench backgammon-checker
@@ -289,12 +302,30 @@ pub fn play_value(
     how: PlayValue,
     s: &mut Scratch,
 ) -> f32 {
+    play_value_keyed(ev, play, plies, ci, how, s).0
+}
+
+/// [`play_value`], and a second key that orders plays of the same value: where the opponent's
+/// best action after the play is a double that must be passed, every such play is worth the
+/// same (the cube lost), and the better of them is the one that leaves his double/take worth
+/// least to him, the closest to a take should the valuation be off (gnubg 3-ply often finds a
+/// take or no double there). Elsewhere the key is the value.
+pub fn play_value_keyed(
+    ev: &Evaluator,
+    play: &Play,
+    plies: u32,
+    ci: &crate::cube::CubeInfo,
+    how: PlayValue,
+    s: &mut Scratch,
+) -> (f32, f32) {
     let r = play.result;
     if how == PlayValue::Cubeless {
-        return equity(&play_probs(ev, play, plies, s));
+        let v = equity(&play_probs(ev, play, plies, s));
+        return (v, v);
     }
     if r.mover_off() == 15 {
-        return crate::cube::terminal_value(&terminal_for_winner(&r), ci);
+        let v = crate::cube::terminal_value(&terminal_for_winner(&r), ci);
+        return (v, v);
     }
     let next = r.flip();
     let theirs = ci.flipped();
@@ -310,11 +341,19 @@ pub fn play_value(
         crate::cube::decide(&p, &theirs, x)
     };
     // The opponent, on roll after the play, takes his best cube action.
-    -if d.double {
-        d.double_take.min(d.double_pass)
+    if d.double && d.double_take > d.double_pass {
+        (-d.double_pass, -d.double_take)
+    } else if d.double {
+        (-d.double_take, -d.double_take)
     } else {
-        d.no_double
+        (-d.no_double, -d.no_double)
     }
+}
+
+/// Whether `(v, key)` beats `best` ([`play_value_keyed`]): a higher value, or the same value
+/// and a higher key.
+fn beats(v: (f32, f32), best: (f32, f32)) -> bool {
+    v.0 > best.0 || (v.0 == best.0 && v.1 > best.1)
 }
 
 /// The best of `plays` by [`play_value`] with the cube `ci` (seen from the side that plays),
@@ -334,17 +373,17 @@ pub fn best_of_valued(
     }
     let ranked = rank_0ply(ev, plays, s);
     let top = equity(&ranked[0].1);
-    let mut best = (ranked[0].0, f32::NEG_INFINITY);
+    let mut best = (ranked[0].0, (f32::NEG_INFINITY, f32::NEG_INFINITY));
     for (n, &(i, p0)) in ranked.iter().enumerate() {
         if plies > 0 && (n >= filter.keep || equity(&p0) < top - filter.margin) {
             break;
         }
-        let v = play_value(ev, &plays[i], plies, ci, how, s);
-        if v > best.1 {
+        let v = play_value_keyed(ev, &plays[i], plies, ci, how, s);
+        if beats(v, best.1) {
             best = (i, v);
         }
     }
-    best
+    (best.0, best.1 .0)
 }
 
 /// [`best_of_valued`] with gnubg's second filter: the survivors of the 0-ply `filter` valued
@@ -367,26 +406,26 @@ pub fn best_of_valued_narrowed(
     }
     let ranked = rank_0ply(ev, plays, s);
     let top = equity(&ranked[0].1);
-    let mut shallow: Vec<(usize, f32)> = ranked
+    let mut shallow: Vec<(usize, (f32, f32))> = ranked
         .iter()
         .take(filter.keep)
         .take_while(|(_, p0)| equity(p0) >= top - filter.margin)
-        .map(|&(i, _)| (i, play_value(ev, &plays[i], plies - 1, ci, how, s)))
+        .map(|&(i, _)| (i, play_value_keyed(ev, &plays[i], plies - 1, ci, how, s)))
         .collect();
-    // Best first; equal values keep the 0-ply order.
-    shallow.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let best_shallow = shallow[0].1;
-    let mut best = (shallow[0].0, f32::NEG_INFINITY);
+    // Best first; equal values and keys keep the 0-ply order.
+    shallow.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(b.1 .1.total_cmp(&a.1 .1)));
+    let best_shallow = shallow[0].1 .0;
+    let mut best = (shallow[0].0, (f32::NEG_INFINITY, f32::NEG_INFINITY));
     for &(i, v) in shallow.iter().take(narrow.keep) {
-        if v < best_shallow - narrow.margin {
+        if v.0 < best_shallow - narrow.margin {
             break;
         }
-        let v = play_value(ev, &plays[i], plies, ci, how, s);
-        if v > best.1 {
+        let v = play_value_keyed(ev, &plays[i], plies, ci, how, s);
+        if beats(v, best.1) {
             best = (i, v);
         }
     }
-    best
+    (best.0, best.1 .0)
 }
 
 /// What a level does: how deep it looks and how much noise it adds to each play's equity.
@@ -467,6 +506,55 @@ pub fn choose(
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    /// Plays after each of which the opponent doubles and we must pass are worth the same;
+    /// the search keeps the one whose double/take is worth least to him. A money position of
+    /// the checker bench (gnubg 2-ply plays 16/14 5/4 there; before the second key the search
+    /// took the first of the tied plays in the 0-ply order, 7/4, which gnubg 3-ply puts 0.13
+    /// behind).
+    #[test]
+    fn tied_passes_go_to_the_play_closest_to_a_take() {
+        let ev = Evaluator::shipped();
+        let mut s = Scratch::default();
+        let pos = Position::from_position_id("Pr4XAABcJ4BgMw").unwrap();
+        let roll = Roll::new(2, 1).unwrap();
+        let ci = crate::cube::CubeInfo {
+            jacoby: true,
+            beavers: true,
+            ..crate::cube::CubeInfo::money()
+        };
+        let plays = pos.legal_plays(roll);
+        for plies in [1, 2] {
+            let filter = MoveFilter::default();
+            let how = PlayValue::CubefulSearch;
+            let ranked = rank_0ply(ev, &plays, &mut s);
+            let top = equity(&ranked[0].1);
+            let valued: Vec<(usize, (f32, f32))> = ranked
+                .iter()
+                .take(filter.keep)
+                .take_while(|(_, p0)| equity(p0) >= top - filter.margin)
+                .map(|&(i, _)| (i, play_value_keyed(ev, &plays[i], plies, &ci, how, &mut s)))
+                .collect();
+            let passes = valued.iter().filter(|(_, v)| v.0 == -1.0).count();
+            assert!(passes >= 2, "{plies} plies: {valued:?}");
+            for (_, (v, key)) in &valued {
+                assert!(
+                    *v > -1.0 || *key < -1.0,
+                    "a pass keyed by the take: {valued:?}"
+                );
+            }
+            let (best, value) = best_of_valued(ev, &plays, plies, filter, &ci, how, &mut s);
+            let top = valued
+                .iter()
+                .max_by(|a, b| a.1 .0.total_cmp(&b.1 .0).then(a.1 .1.total_cmp(&b.1 .1)))
+                .unwrap();
+            assert_eq!((best, value), (top.0, top.1 .0), "{plies} plies");
+            if plies == 2 {
+                let text = tablier_backgammon::notation::format_play(&plays[best]);
+                assert_eq!(text, "16/14 5/4");
+            }
+        }
+    }
 
     #[test]
     fn the_cube_searched_ply_by_ply() {

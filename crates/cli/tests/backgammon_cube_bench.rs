@@ -282,8 +282,11 @@ fn gnubg_judges_our_checker_plays_side_by_side() {
     assert!(err.contains("cubeful, cubeful-search or cubeless"), "{err}");
     for (spec, why) in [
         ("cubeful-search/0:0.1", "keeps one play at least"),
-        ("cubeful-search/2", "a second filter is KEEP:MARGIN"),
+        ("cubeful-search/2", "a move filter is KEEP:MARGIN"),
         ("cubeful-search/2:-1", "a margin of 0 or more"),
+        ("cubeful-search%8", "a move filter is KEEP:MARGIN"),
+        ("gnubg:7", "gnubg plays at 0 to 3 plies"),
+        ("gnubg:two", "gnubg plays at 0 to 3 plies"),
     ] {
         let bad = Command::new(TABLIER)
             .args(["bench", "backgammon-checker", "--players", spec])
@@ -337,6 +340,28 @@ fn checker_bench_run(python: &std::path::Path, dir: &std::path::Path, seed: &str
     assert!(
         second.contains("loss") && second.contains("ms a play"),
         "{second}"
+    );
+    // gnubg itself as a player (0 plies: quick), beside ours with a wider first filter; its
+    // plays are kept beside the verdicts.
+    let out = run("cubeful-search%10:0.3,gnubg:0");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let gnubg = stdout
+        .lines()
+        .find(|l| l.starts_with("gnubg:0 "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        gnubg.contains("loss") && gnubg.contains("gnubg's time not counted"),
+        "{gnubg}"
+    );
+    let plays = std::fs::read_to_string(dir.join("gnubg-plays.jsonl")).unwrap();
+    assert!(
+        plays.lines().filter(|l| l.contains("\"play0\"")).count() >= 60,
+        "{plays}"
     );
     let verdicts = std::fs::read_to_string(&judged).unwrap();
     assert!(verdicts.lines().count() > 0, "{stderr}");

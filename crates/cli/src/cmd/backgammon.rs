@@ -255,15 +255,19 @@ fn hint(ev: &Evaluator, id: &str, level: u8, shown: usize) -> Result<String> {
         pos.legal_plays_into(roll, &mut plays);
         let plies = player.level.plies;
         let ranked = search::rank_0ply(ev, &plays, &mut s);
-        let mut rows: Vec<(f32, f32, usize)> = ranked
+        let mut rows: Vec<((f32, f32), f32, usize)> = ranked
             .iter()
             .take(shown.max(1) * 2)
             .map(|&(i, p0)| {
-                let v = search::play_value(ev, &plays[i], plies, &ci, player.play_value, &mut s);
+                let how = player.play_value;
+                let v = search::play_value_keyed(ev, &plays[i], plies, &ci, how, &mut s);
                 (v, tablier_backgammon_engine::eval::equity(&p0), i)
             })
             .collect();
-        rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+        // Equal values (a double the opponent should pass after each) in the order of the
+        // search's second key.
+        rows.sort_by(|a, b| b.0 .0.total_cmp(&a.0 .0).then(b.0 .1.total_cmp(&a.0 .1)));
+        let rows: Vec<(f32, f32, usize)> = rows.into_iter().map(|(v, e, i)| (v.0, e, i)).collect();
         writeln!(
             out,
             "{} legal plays of {roll}; the best by their {plies}-ply value with the cube (0-ply cubeless equity beside):",
@@ -284,6 +288,20 @@ fn hint(ev: &Evaluator, id: &str, level: u8, shown: usize) -> Result<String> {
                 v - best
             )?;
         }
+        // The play the level chooses: its search may value fewer plays at full depth than
+        // the list (gnubg's second filter at 2 plies), and at the weak levels it errs on purpose.
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
+        let chosen = player.choose_play(ev, pos, roll, &ci, &mut rng, &mut s);
+        let text = notation::format_play(&chosen);
+        writeln!(
+            out,
+            "level {level} plays {}",
+            if text.is_empty() {
+                "nothing (no play)"
+            } else {
+                &text
+            }
+        )?;
         return Ok(out);
     }
     let plies = if b.doubled {
@@ -396,6 +414,7 @@ mod tests {
             .find(|l| l.starts_with(" 1."))
             .expect("a best play");
         assert!(first.contains("8/5 6/5"), "{text}");
+        assert!(text.contains("level 3 plays 8/5 6/5"), "{text}");
         assert_eq!(
             text.lines().filter(|l| l.contains(". ")).count(),
             3,

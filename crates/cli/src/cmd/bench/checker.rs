@@ -11,6 +11,11 @@
 //! is the gap to the best of the plays chosen there (0 where all agree), in thousandths of the
 //! cube (mEMG); the paired differences with the first player come with their standard error.
 //! The verdicts are kept in a file under `target/` so that later runs judge at once.
+//!
+//! A player `gnubg:N` is gnubg itself choosing at N plies, cubeful, with its World Class
+//! player's move filters (through `crates/backgammon-engine/oracle/gnubg_play.py`): beside it,
+//! our players' losses are measured against the reference the issue names, on the same
+//! positions and under the same judge.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -20,9 +25,10 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tablier_backgammon::{Position, Roll};
+use tablier_backgammon::notation::parse_play;
+use tablier_backgammon::{Play, Position, Roll};
 use tablier_backgammon_engine::cube::{self, CubeInfo, Owner};
-use tablier_backgammon_engine::eval::{terminal_for_winner, Evaluator, Scratch};
+use tablier_backgammon_engine::eval::{classify, terminal_for_winner, Class, Evaluator, Scratch};
 use tablier_backgammon_engine::player::Player;
 use tablier_backgammon_engine::search::{MoveFilter, PlayValue};
 
@@ -42,11 +48,13 @@ pub struct BenchCheckerArgs {
     /// Our level (its look-ahead), for every player.
     #[arg(long, default_value_t = tablier_backgammon_engine::MAX_LEVEL)]
     level: u8,
-    /// The players compared, each `VALUE[/FILTER][@WEIGHTS]`: how it values its plays
-    /// (`cubeful`, `cubeful-search` or `cubeless`); optionally its second move filter before the
-    /// full depth (`KEEP:MARGIN`, e.g. `2:0.04` as gnubg's, or `none`; by default the level's);
-    /// and optionally a weights file instead of the shipped one. The first is the reference of
-    /// the paired differences.
+    /// The players compared, each `VALUE[%FILTER][/FILTER][@WEIGHTS]` or `gnubg:PLIES`: how it
+    /// values its plays (`cubeful`, `cubeful-search` or `cubeless`); optionally its first
+    /// (0-ply) move filter (`KEEP:MARGIN`; by default the level's, 8:0.16); optionally its
+    /// second move filter before the full depth (`KEEP:MARGIN`, e.g. `2:0.04`, or `none`; by
+    /// default the level's); and optionally a weights file instead of the shipped one. `gnubg:2`
+    /// is gnubg itself at 2 plies (its World Class player). The first is the reference of the
+    /// paired differences.
     #[arg(
         long,
         value_delimiter = ',',
@@ -69,39 +77,52 @@ pub struct BenchCheckerArgs {
     /// when missing, completed when short.
     #[arg(long)]
     judged: Option<PathBuf>,
+    /// Print the positions where the first player loses most (up to this many), with every
+    /// player's loss there.
+    #[arg(long, default_value_t = 0)]
+    show: usize,
+}
+
+/// Who chooses a player's plays.
+enum Chooser {
+    /// Our engine, with its evaluator.
+    Ours(Box<Evaluator>, Player),
+    /// gnubg at this many plies (PyPI gnubg, its World Class move filters).
+    Gnubg(u32),
 }
 
 /// One player of the comparison.
 struct Contender {
     name: String,
-    ev: Evaluator,
-    player: Player,
+    chooser: Chooser,
 }
 
 fn contender(spec: &str, level: u8) -> Result<Contender> {
+    if let Some(plies) = spec.strip_prefix("gnubg:") {
+        let plies: u32 = plies
+            .parse()
+            .ok()
+            .filter(|p| *p <= 3)
+            .with_context(|| format!("{spec:?}: gnubg plays at 0 to 3 plies (gnubg:2)"))?;
+        return Ok(Contender {
+            name: spec.to_owned(),
+            chooser: Chooser::Gnubg(plies),
+        });
+    }
     let (value, weights) = match spec.split_once('@') {
         Some((v, w)) => (v, Some(w)),
         None => (spec, None),
+    };
+    // `VALUE%KEEP:MARGIN`: the first (0-ply) filter instead of the level's.
+    let (value, filter) = match value.split_once('%') {
+        Some((v, f)) => (v, move_filter(f)?),
+        None => (value, Player::at_level(level).filter),
     };
     // `VALUE/KEEP:MARGIN`: gnubg's second filter before the full depth; `VALUE/none`: no
     // second filter; `VALUE`: the level's.
     let (value, narrow) = match value.split_once('/') {
         Some((v, "none")) => (v, None),
-        Some((v, f)) => {
-            let (keep, margin) = f
-                .split_once(':')
-                .ok_or_else(|| anyhow::anyhow!("{f:?}: a second filter is KEEP:MARGIN"))?;
-            let narrow = MoveFilter {
-                keep: keep.parse()?,
-                margin: margin.parse()?,
-            };
-            if narrow.keep == 0 || narrow.margin.is_nan() || narrow.margin < 0.0 {
-                bail!(
-                    "{f:?}: a second filter keeps one play at least, within a margin of 0 or more"
-                );
-            }
-            (v, Some(narrow))
-        }
+        Some((v, f)) => (v, Some(move_filter(f)?)),
         None => (value, Player::at_level(level).narrow),
     };
     let play_value = match value {
@@ -116,13 +137,104 @@ fn contender(spec: &str, level: u8) -> Result<Contender> {
     };
     Ok(Contender {
         name: spec.to_owned(),
-        ev,
-        player: Player {
-            play_value,
-            narrow,
-            ..Player::at_level(level)
-        },
+        chooser: Chooser::Ours(
+            Box::new(ev),
+            Player {
+                play_value,
+                narrow,
+                filter,
+                ..Player::at_level(level)
+            },
+        ),
     })
+}
+
+/// A move filter written `KEEP:MARGIN`.
+fn move_filter(f: &str) -> Result<MoveFilter> {
+    let (keep, margin) = f
+        .split_once(':')
+        .ok_or_else(|| anyhow::anyhow!("{f:?}: a move filter is KEEP:MARGIN"))?;
+    let filter = MoveFilter {
+        keep: keep.parse()?,
+        margin: margin.parse()?,
+    };
+    if filter.keep == 0 || filter.margin.is_nan() || filter.margin < 0.0 {
+        bail!("{f:?}: a move filter keeps one play at least, within a margin of 0 or more");
+    }
+    Ok(filter)
+}
+
+/// gnubg's plays at `plies` on `set`, through the oracle script (its choices kept in
+/// `gnubg-plays.jsonl` in `dir`, so that a later run asks only for new positions):
+/// each the position reached, read from gnubg's notation and checked against our own list of
+/// legal plays.
+fn gnubg_plays(
+    python: &str,
+    set: &[(Position, Roll, CubeInfo)],
+    plies: u32,
+    dir: &std::path::Path,
+) -> Result<Vec<Position>> {
+    std::fs::create_dir_all(dir)?;
+    let tasks: Vec<String> = set
+        .iter()
+        .map(|(pos, roll, ci)| {
+            let (a, b) = roll.high_low();
+            format!("{} {a} {b}", id_of(pos, ci))
+        })
+        .collect();
+    let list = dir.join("gnubg-plays.tasks");
+    let path = dir.join("gnubg-plays.jsonl");
+    std::fs::write(&list, tasks.join("\n") + "\n")?;
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../backgammon-engine/oracle/gnubg_play.py");
+    let status = std::process::Command::new(python)
+        .arg(&script)
+        .arg(&list)
+        .arg(&path)
+        .arg(plies.to_string())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .with_context(|| {
+            format!("cannot run {python} (make it with `bash scripts/python-env.sh`)")
+        })?;
+    if !status.success() {
+        bail!("gnubg's plays stopped ({status}); run again to go on");
+    }
+    let key = format!("play{plies}");
+    let mut by_task = HashMap::new();
+    for line in std::fs::read_to_string(&path)?.lines() {
+        let v: serde_json::Value = serde_json::from_str(line)
+            .with_context(|| format!("{}: not JSON: {line}", path.display()))?;
+        if let (Some(id), Some(play)) = (
+            v.get("id").and_then(|i| i.as_str()),
+            v.get(&key).and_then(|p| p.as_str()),
+        ) {
+            by_task.insert(id.to_owned(), play.to_owned());
+        }
+    }
+    set.iter()
+        .zip(&tasks)
+        .map(|((pos, roll, _), task)| {
+            let text = by_task
+                .get(task)
+                .with_context(|| format!("gnubg gave no play for {task}"))?;
+            let play = if text.is_empty() {
+                Play::none(pos)
+            } else {
+                parse_play(pos, *roll, text)
+                    .with_context(|| format!("gnubg's play {text:?} for {task}"))?
+            };
+            if !pos
+                .legal_plays(*roll)
+                .iter()
+                .any(|p| p.result == play.result)
+            {
+                bail!("gnubg's play {text:?} for {task} is not one of our legal plays");
+            }
+            Ok(play.result)
+        })
+        .collect()
 }
 
 /// Positions from seeded self-play at level 2, each with its roll and a cube (money, or a
@@ -169,15 +281,37 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
     let bar = progress((set.len() * contenders.len()) as u64, false, "plays");
     let mut s = Scratch::default();
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let path = args.judged.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "target/bg-checker/judged-{}.jsonl",
+            args.judge_plies
+        ))
+    });
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."))
+        .to_path_buf();
     for (k, c) in contenders.iter().enumerate() {
-        for (pos, roll, ci) in &set {
-            let t = Instant::now();
-            let play = c
-                .player
-                .choose_play(&c.ev, pos, *roll, ci, &mut rng, &mut s);
-            spent[k] += t.elapsed();
-            chosen[k].push(play.result);
-            bar.inc(1);
+        match &c.chooser {
+            Chooser::Ours(ev, player) => {
+                for (pos, roll, ci) in &set {
+                    let t = Instant::now();
+                    let play = player.choose_play(ev, pos, *roll, ci, &mut rng, &mut s);
+                    spent[k] += t.elapsed();
+                    chosen[k].push(play.result);
+                    bar.inc(1);
+                }
+            }
+            Chooser::Gnubg(plies) => {
+                bar.suspend(|| -> Result<()> {
+                    let t = Instant::now();
+                    chosen[k] = gnubg_plays(&args.python, &set, *plies, &dir)?;
+                    spent[k] = t.elapsed();
+                    Ok(())
+                })?;
+                bar.inc(set.len() as u64);
+            }
         }
     }
     bar.finish_and_clear();
@@ -198,12 +332,6 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
     }
     ids.sort();
     ids.dedup();
-    let path = args.judged.clone().unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "target/bg-checker/judged-{}.jsonl",
-            args.judge_plies
-        ))
-    });
     eprintln!(
         "{} positions, {} where the players differ: gnubg {}-ply judges {} positions reached",
         set.len(),
@@ -244,8 +372,14 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
     };
     let mut loss = vec![0.0f64; contenders.len()];
     let mut diffs: Vec<Vec<f64>> = vec![Vec::with_capacity(set.len()); contenders.len()];
+    // Each player's loss by the class of the position played from (contact, race, bear-off).
+    let classes = [Class::Contact, Class::Race, Class::Bearoff];
+    let mut by_class = vec![[0.0f64; 3]; contenders.len()];
+    let mut in_class = [0usize; 3];
+    // (first player's loss, position index, every player's loss) where the plays differ.
+    let mut worst: Vec<(f64, usize, Vec<f64>)> = Vec::new();
     let mut left_out = 0;
-    for (i, (_, _, ci)) in set.iter().enumerate() {
+    for (i, (pos, _, ci)) in set.iter().enumerate() {
         let differ = chosen.iter().any(|c| c[i] != chosen[0][i]);
         if differ && ci.match_length > 0 && chosen.iter().any(|c| c[i].mover_off() == 15) {
             left_out += 1;
@@ -260,9 +394,22 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
             vec![0.0; contenders.len()]
         };
         let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let class = classes
+            .iter()
+            .position(|c| *c == classify(pos))
+            .unwrap_or(0);
+        in_class[class] += 1;
         for (k, v) in values.iter().enumerate() {
             loss[k] += best - v;
+            by_class[k][class] += best - v;
             diffs[k].push(values[0] - v);
+        }
+        if differ {
+            worst.push((
+                best - values[0],
+                i,
+                values.iter().map(|v| best - v).collect(),
+            ));
         }
     }
     let n = (set.len() - left_out) as f64;
@@ -292,14 +439,48 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
         let agree = (0..set.len())
             .filter(|&i| chosen[k][i] == chosen[0][i])
             .count();
+        let time = match c.chooser {
+            Chooser::Ours(..) => format!("{:.1} ms a play", spent[k].as_secs_f64() * 1000.0 / n),
+            Chooser::Gnubg(_) => "gnubg's time not counted".to_owned(),
+        };
+        let split = (0..3)
+            .filter(|&j| in_class[j] > 0)
+            .map(|j| {
+                format!(
+                    "{} {:.2}",
+                    ["contact", "race", "bear-off"][j],
+                    1000.0 * by_class[k][j] / in_class[j] as f64
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
         println!(
-            "{:<32} loss {:6.2}; behind the first by {:+6.2} ± {:.2} (standard error); the first's play {:5.1}% of the time; {:.1} ms a play",
+            "{:<32} loss {:6.2} ({split}); behind the first by {:+6.2} ± {:.2} (standard error); the first's play {:5.1}% of the time; {time}",
             c.name,
             1000.0 * loss[k] / n,
             1000.0 * mean,
             1000.0 * (var / n).sqrt(),
             100.0 * agree as f64 / n,
-            spent[k].as_secs_f64() * 1000.0 / n
+        );
+    }
+    println!(
+        "positions by class: {} contact, {} race, {} bear-off",
+        in_class[0], in_class[1], in_class[2]
+    );
+    worst.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (first, i, losses) in worst.iter().take(args.show) {
+        let (pos, roll, ci) = &set[*i];
+        let (a, b) = roll.high_low();
+        let each = contenders
+            .iter()
+            .zip(losses)
+            .map(|(c, l)| format!("{} {:.0}", c.name, 1000.0 * l))
+            .collect::<Vec<_>>()
+            .join(", ");
+        println!(
+            "  {} rolled {a}{b}: first player loses {:.0} mEMG ({each})",
+            id_of(pos, ci),
+            1000.0 * first
         );
     }
     Ok(())

@@ -155,35 +155,59 @@ fn zone_of(side: &[u8; 25]) -> [u8; 6] {
     z
 }
 
-/// Corrects the backgammon chances of a race evaluation `p` (for the side on roll in `pos`)
-/// where they can be counted: one side has borne nothing off, has at most six checkers left
-/// in the other's home board, and the other has every checker home. The gammon chance is
-/// raised to the backgammon chance where the net put it lower.
+/// Corrects the gammon and backgammon chances of a race evaluation `p` (for the side on roll
+/// in `pos`) where they can be counted: one side has borne nothing off and the other has every
+/// checker home. The gammon is certain where the loser cannot bear a checker off before the
+/// winner has surely finished ([`fewest_rolls_to_first_off`] against the winner's most rolls);
+/// the backgammon chance is counted where the loser has at most six checkers left in the
+/// winner's home board, and the gammon chance raised to it where the net put it lower.
 pub fn correct_race(pos: &Position, p: &mut Probs) {
     let (me, them) = pos.to_sides();
     let home = |side: &[u8; 25]| side[6..].iter().all(|&c| c == 0);
     if pos.opponent_off() == 0 && home(&me) {
-        // We may backgammon him: we finish at our k-th roll, he has had k - 1.
+        // We may gammon him: we finish at our k-th roll, he has had k - 1.
+        let ours = bearoff::Bearoff::global().distribution(&bearoff::one_side(pos));
+        if fewest_rolls_to_first_off(&them) >= most_rolls(ours) {
+            *p = [1.0, 1.0, p[2], 0.0, 0.0];
+        }
         let zone = zone_of(&them);
         if zone == [0; 6] {
             p[2] = 0.0;
         } else if let Some(esc) = Escape::global().distribution(&zone) {
-            let ours = bearoff::Bearoff::global().distribution(&bearoff::one_side(pos));
             p[2] = chance_before(ours, esc, 1).min(p[0]);
             p[1] = p[1].max(p[2]);
         }
     }
     if pos.mover_off() == 0 && home(&them) {
-        // He may backgammon us: he finishes at his k-th roll, after our k-th.
+        // He may gammon us: he finishes at his k-th roll, after our k-th.
+        let theirs = bearoff::Bearoff::global().distribution(&bearoff::one_side(&pos.flip()));
+        if fewest_rolls_to_first_off(&me) > most_rolls(theirs) {
+            *p = [0.0, 0.0, 0.0, 1.0, p[4]];
+        }
         let zone = zone_of(&me);
         if zone == [0; 6] {
             p[4] = 0.0;
         } else if let Some(esc) = Escape::global().distribution(&zone) {
-            let theirs = bearoff::Bearoff::global().distribution(&bearoff::one_side(&pos.flip()));
             p[4] = chance_before(theirs, esc, 0).min(1.0 - p[0]);
             p[3] = p[3].max(p[4]);
         }
     }
+}
+
+/// The most rolls a bear-off can take: the last count of rolls with a chance above 0.
+fn most_rolls(finish: &[f32; MAX_ROLLS]) -> usize {
+    finish.iter().rposition(|&x| x > 0.0).unwrap_or(0)
+}
+
+/// The fewest rolls in which `side` (checkers by point from 1, the bar at 24) could bear off
+/// its first checker: every checker outside its home board must come home (`p - 6` pips each at
+/// least), and one must then go off (at least as many pips as the lowest point a checker of the
+/// side stands on at home, six if none does), at most 24 pips a roll.
+#[must_use]
+pub fn fewest_rolls_to_first_off(side: &[u8; 25]) -> usize {
+    let outside: u32 = (6..25).map(|i| u32::from(side[i]) * (i as u32 - 5)).sum();
+    let lowest = (0..6).find(|&i| side[i] > 0).map_or(6, |i| i as u32 + 1);
+    (outside + lowest).div_ceil(24) as usize
 }
 
 /// The chance that the side with `finish` (rolls to finish) finishes at its k-th roll while
@@ -230,6 +254,39 @@ mod tests {
     /// 2-ply backgammon chance (win for the side on roll, or lose): the race net alone was
     /// off by 0.03 to 0.49 on these (0.135 on average over 300 such positions, drawn at
     /// random; 0.0001 with the count).
+    #[test]
+    fn a_gammon_that_cannot_be_saved_is_certain() {
+        use crate::eval::{classify, Class, Evaluator, Scratch};
+        // The winner, on roll, has three checkers on his ace point: he finishes in two rolls
+        // at most (at once with a double). The loser has two checkers on the winner's 6-point
+        // and nothing off: 26 pips to bring them home and one more to bear a checker off, two
+        // rolls at least, and he has one before the winner's second. A gammon for sure, and a
+        // backgammon when the winner throws a double now (1/6): equity 2 + 1/6, which gnubg
+        // 2-ply gives too (the race net gave 1.33 before the count, and level 5 played into
+        // it: a checker bench position, gnubg 3-ply judging, 0.17 lost).
+        let mut winner = [0u8; 25];
+        winner[0] = 3;
+        let mut loser = [0u8; 25];
+        loser[..5].copy_from_slice(&[3, 3, 3, 2, 2]);
+        loser[18] = 2;
+        let pos = Position::from_sides(&winner, &loser).unwrap();
+        assert_eq!(classify(&pos), Class::Race);
+        assert_eq!(fewest_rolls_to_first_off(&loser), 2);
+        let p = Evaluator::shipped().probs(&pos, &mut Scratch::default());
+        assert_eq!(&p[..2], &[1.0, 1.0]);
+        assert_eq!(&p[3..], &[0.0, 0.0]);
+        assert!((p[2] - 1.0 / 6.0).abs() < 1e-4, "{p:?}");
+        // The loser on roll instead may bring both home with 6-6 and bear one off with his
+        // second roll: nothing is certain, the count leaves the net's chances.
+        let p = Evaluator::shipped().probs(&pos.flip(), &mut Scratch::default());
+        assert!(p[3] < 1.0 && p[0] < 1e-3, "{p:?}");
+        // One checker outside: 13 pips and one to bear off, a roll at least.
+        let mut one = loser;
+        one[18] = 1;
+        one[0] += 1;
+        assert_eq!(fewest_rolls_to_first_off(&one), 1);
+    }
+
     #[test]
     fn backgammon_chances_agree_with_gnubg() {
         use crate::eval::{classify, Class, Evaluator, Scratch};

@@ -32,7 +32,7 @@ use tablier_backgammon_engine::eval::{classify, terminal_for_winner, Class, Eval
 use tablier_backgammon_engine::player::Player;
 use tablier_backgammon_engine::search::{MoveFilter, PlayValue};
 
-use super::cube::{at_match_score, id_of, money_cube, run_judge, self_play, verdict};
+use super::cube::{at_match_score, id_of, money_cube, run_judge, run_oracle, self_play, verdict};
 use crate::cmd::backgammon::{evaluator, read_weights};
 use crate::common::progress;
 
@@ -182,42 +182,24 @@ fn gnubg_plays(
             format!("{} {a} {b}", id_of(pos, ci))
         })
         .collect();
-    let list = dir.join("gnubg-plays.tasks");
-    let path = dir.join("gnubg-plays.jsonl");
-    std::fs::write(&list, tasks.join("\n") + "\n")?;
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../backgammon-engine/oracle/gnubg_play.py");
-    let status = std::process::Command::new(python)
-        .arg(&script)
-        .arg(&list)
-        .arg(&path)
-        .arg(plies.to_string())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .status()
-        .with_context(|| {
-            format!("cannot run {python} (make it with `bash scripts/python-env.sh`)")
-        })?;
-    if !status.success() {
-        bail!("gnubg's plays stopped ({status}); run again to go on");
-    }
     let key = format!("play{plies}");
-    let mut by_task = HashMap::new();
-    for line in std::fs::read_to_string(&path)?.lines() {
-        let v: serde_json::Value = serde_json::from_str(line)
-            .with_context(|| format!("{}: not JSON: {line}", path.display()))?;
-        if let (Some(id), Some(play)) = (
-            v.get("id").and_then(|i| i.as_str()),
-            v.get(&key).and_then(|p| p.as_str()),
-        ) {
-            by_task.insert(id.to_owned(), play.to_owned());
-        }
-    }
+    let answers = run_oracle(
+        python,
+        "gnubg_play.py",
+        &tasks,
+        &dir.join("gnubg-plays.tasks"),
+        &dir.join("gnubg-plays.jsonl"),
+        &[&plies.to_string()],
+    )?;
+    let by_task: HashMap<&str, &str> = answers
+        .iter()
+        .filter_map(|(id, v)| Some((id.as_str(), v.get(&key)?.as_str()?)))
+        .collect();
     set.iter()
         .zip(&tasks)
         .map(|((pos, roll, _), task)| {
-            let text = by_task
-                .get(task)
+            let text = *by_task
+                .get(task.as_str())
                 .with_context(|| format!("gnubg gave no play for {task}"))?;
             let play = if text.is_empty() {
                 Play::none(pos)

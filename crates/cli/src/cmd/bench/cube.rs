@@ -303,18 +303,34 @@ pub(crate) fn run_judge(
     path: &std::path::Path,
     plies: &[&str],
 ) -> Result<HashMap<String, serde_json::Value>> {
-    if let Some(dir) = path.parent() {
+    let list = path.with_extension("ids");
+    run_oracle(python, "gnubg_cube_judge.py", ids, &list, path, plies)
+}
+
+/// Runs the oracle script `script` (in `crates/backgammon-engine/oracle/`) with `python` on
+/// `tasks`, written one a line to `list`: it appends its answers to `out` as JSON lines
+/// (`extra` after the two paths on its command line), skipping those already there, and every
+/// answer is read back by its `id`.
+pub(crate) fn run_oracle(
+    python: &str,
+    script: &str,
+    tasks: &[String],
+    list: &std::path::Path,
+    out: &std::path::Path,
+    extra: &[&str],
+) -> Result<HashMap<String, serde_json::Value>> {
+    if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    let list = path.with_extension("ids");
-    std::fs::write(&list, ids.join("\n") + "\n")?;
+    std::fs::write(list, tasks.join("\n") + "\n")?;
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../backgammon-engine/oracle/gnubg_cube_judge.py");
+        .join("../backgammon-engine/oracle")
+        .join(script);
     let status = std::process::Command::new(python)
         .arg(&script)
-        .arg(&list)
-        .arg(path)
-        .args(plies)
+        .arg(list)
+        .arg(out)
+        .args(extra)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .status()
@@ -322,12 +338,15 @@ pub(crate) fn run_judge(
             format!("cannot run {python} (make it with `bash scripts/python-env.sh`)")
         })?;
     if !status.success() {
-        bail!("the judgement stopped ({status}); run again to go on");
+        bail!(
+            "{} stopped ({status}); run again to go on",
+            script.display()
+        );
     }
     let mut by_id = HashMap::new();
-    for line in std::fs::read_to_string(path)?.lines() {
+    for line in std::fs::read_to_string(out)?.lines() {
         let v: serde_json::Value = serde_json::from_str(line)
-            .with_context(|| format!("{}: not JSON: {line}", path.display()))?;
+            .with_context(|| format!("{}: not JSON: {line}", out.display()))?;
         if let Some(id) = v.get("id").and_then(|i| i.as_str()) {
             by_id.insert(id.to_owned(), v.clone());
         }

@@ -812,7 +812,7 @@ fn decode_action(m: &Match, text: &str) -> PyResult<Action> {
     })
 }
 
-/// The backgammon engine at a level (0 to 5: 0-ply with noise up to 2-ply), its noise seeded:
+/// The backgammon engine at a level (0 to 6: 0-ply with noise up to 3-ply), its noise seeded:
 /// `Engine(level=3, seed=0)`.
 #[pyclass(name = "Engine", module = "tablier.backgammon", frozen)]
 pub struct PyEngine {

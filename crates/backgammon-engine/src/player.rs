@@ -27,6 +27,10 @@ pub struct Player {
     /// one ply short of the level's depth first, and only those it keeps are searched to the
     /// full depth ([`search::best_of_valued_narrowed`]; at level 5 [`search::SECOND_FILTER`]).
     pub narrow: Option<search::MoveFilter>,
+    /// The filter before the third ply, at the levels that search three
+    /// ([`search::THIRD_FILTER`], gnubg's Grandmaster's: the two best plays at two plies
+    /// within 0.04).
+    pub third: Option<search::MoveFilter>,
     /// The first move filter: the plays the 0-ply ranking lets through to be valued more
     /// deeply (at level 5 [`search::FIRST_FILTER`], below it gnubg's 8 within 0.16).
     pub filter: search::MoveFilter,
@@ -42,6 +46,7 @@ impl Player {
             doubles: true,
             play_value: search::PlayValue::default(),
             narrow: (level.plies >= 2 && level.noise == 0.0).then_some(search::SECOND_FILTER),
+            third: (level.plies >= 3 && level.noise == 0.0).then_some(search::THIRD_FILTER),
             filter: if level.plies >= 2 && level.noise == 0.0 {
                 search::FIRST_FILTER
             } else {
@@ -51,8 +56,8 @@ impl Player {
     }
 
     /// Doubling decisions search as deep as the checker plays, with one ply at least (21 rolls
-    /// at 0-ply: a millisecond) and two at most (about 15 ms), except at the noisy beginner
-    /// levels, which look at the position alone.
+    /// at 0-ply: a millisecond) and two at most (about 15 ms; a double is weighed before every
+    /// roll), except at the noisy beginner levels, which look at the position alone.
     #[must_use]
     pub fn cube_plies(&self) -> u32 {
         if self.level.noise > 0.0 {
@@ -128,7 +133,7 @@ impl Player {
 
     /// The play of `roll` in `pos` (side on roll) with the cube `ci`. The noisy levels and
     /// [`search::PlayValue::Cubeless`] choose by cubeless equity ([`search::choose`]); the
-    /// others by the play's value with the cube ([`search::best_of_valued`]).
+    /// others by the play's value with the cube ([`search::best_of_deepening`]).
     pub fn choose_play(
         &self,
         ev: &Evaluator,
@@ -138,21 +143,35 @@ impl Player {
         rng: &mut impl Rng,
         s: &mut Scratch,
     ) -> tablier_backgammon::Play {
+        self.choose_play_within(ev, pos, roll, ci, None, rng, s).0
+    }
+
+    /// [`Player::choose_play`] before a deadline: a search stage that would end after it is
+    /// given up for the stage before ([`search::best_of_deepening`]). Returns the play and the
+    /// depth at which it was chosen.
+    #[allow(clippy::too_many_arguments)]
+    pub fn choose_play_within(
+        &self,
+        ev: &Evaluator,
+        pos: &tablier_backgammon::Position,
+        roll: tablier_backgammon::Roll,
+        ci: &CubeInfo,
+        deadline: Option<std::time::Instant>,
+        rng: &mut impl Rng,
+        s: &mut Scratch,
+    ) -> (tablier_backgammon::Play, u32) {
         let mut plays = Vec::with_capacity(32);
-        let i = if self.level.noise > 0.0 || self.play_value == search::PlayValue::Cubeless {
-            search::choose(ev, pos, roll, self.level, rng, &mut plays, s).0
-        } else {
-            pos.legal_plays_into(roll, &mut plays);
-            let filter = self.filter;
-            let (plies, how) = (self.level.plies, self.play_value);
-            match self.narrow {
-                Some(narrow) => {
-                    search::best_of_valued_narrowed(ev, &plays, plies, filter, narrow, ci, how, s).0
-                }
-                None => search::best_of_valued(ev, &plays, plies, filter, ci, how, s).0,
-            }
-        };
-        plays[i]
+        let plies = self.level.plies;
+        if self.level.noise > 0.0 || self.play_value == search::PlayValue::Cubeless {
+            let i = search::choose(ev, pos, roll, self.level, rng, &mut plays, s).0;
+            return (plays[i], plies);
+        }
+        pos.legal_plays_into(roll, &mut plays);
+        let narrows: Vec<search::MoveFilter> = self.narrow.into_iter().chain(self.third).collect();
+        let (filter, how) = (self.filter, self.play_value);
+        let (i, _, depth) =
+            search::best_of_deepening(ev, &plays, plies, filter, &narrows, ci, how, deadline, s);
+        (plays[i], depth)
     }
 
     /// The action the engine takes in `m`, or `None` when the dice or nobody are to act.
@@ -160,6 +179,20 @@ impl Player {
         &self,
         ev: &Evaluator,
         m: &Match,
+        rng: &mut impl Rng,
+        s: &mut Scratch,
+    ) -> Option<Action> {
+        self.choose_within(ev, m, None, rng, s)
+    }
+
+    /// [`Player::choose`] with a deadline for checker plays ([`Player::choose_play_within`]);
+    /// cube decisions take milliseconds at the levels that search, answers to a double a few
+    /// tenths of a second.
+    pub fn choose_within(
+        &self,
+        ev: &Evaluator,
+        m: &Match,
+        deadline: Option<std::time::Instant>,
         rng: &mut impl Rng,
         s: &mut Scratch,
     ) -> Option<Action> {
@@ -177,7 +210,10 @@ impl Player {
                 }
             }
             Phase::Doubled => self.answer_double(ev, &pos, &ci, s),
-            Phase::Moving { roll } => Action::Play(self.choose_play(ev, &pos, roll, &ci, rng, s)),
+            Phase::Moving { roll } => Action::Play(
+                self.choose_play_within(ev, &pos, roll, &ci, deadline, rng, s)
+                    .0,
+            ),
             Phase::Resigning { offer, .. } => {
                 let points = offer as u32 * ci.value;
                 if self.accepts_resignation(ev, &pos, &ci, points, s) {
@@ -235,11 +271,18 @@ const EXPLAINED_PLAYS: usize = 5;
 
 impl tablier_core::Player<Match> for MatchPlayer {
     /// Every decision of a match at this level: doubles, takes and drops, plays, answers to
-    /// resignations. Every level answers within milliseconds to a second, so the budget is
-    /// not needed.
-    fn choose(&mut self, game: &Match, _budget: Budget) -> Option<Action> {
-        self.player
-            .choose(Evaluator::shipped(), game, &mut self.rng, &mut self.scratch)
+    /// resignations. Levels up to 5 answer within milliseconds to a second; level 6's
+    /// three-ply plays keep to the budget's time, falling back on two plies (or one) when the
+    /// third would not end in time.
+    fn choose(&mut self, game: &Match, budget: Budget) -> Option<Action> {
+        let deadline = budget.time.map(|t| std::time::Instant::now() + t);
+        self.player.choose_within(
+            Evaluator::shipped(),
+            game,
+            deadline,
+            &mut self.rng,
+            &mut self.scratch,
+        )
     }
 
     /// The cubeless equity (points per game, gammons counted) of the side that acts, searched

@@ -389,7 +389,7 @@ pub fn best_of_valued(
 /// [`best_of_valued`] with gnubg's second filter: the survivors of the 0-ply `filter` valued
 /// at `plies − 1` first, and only those that `narrow` keeps (at most `narrow.keep`, within
 /// `narrow.margin` of the best of them) searched to `plies`. With `plies` below 2 it is
-/// [`best_of_valued`].
+/// [`best_of_valued`]; it is [`best_of_deepening`] with one narrowing and no deadline.
 #[allow(clippy::too_many_arguments)]
 pub fn best_of_valued_narrowed(
     ev: &Evaluator,
@@ -401,31 +401,104 @@ pub fn best_of_valued_narrowed(
     how: PlayValue,
     s: &mut Scratch,
 ) -> (usize, f32) {
-    if plies < 2 || plays.len() == 1 {
-        return best_of_valued(ev, plays, plies, filter, ci, how, s);
+    let (i, v, _) = best_of_deepening(ev, plays, plies, filter, &[narrow], ci, how, None, s);
+    (i, v)
+}
+
+/// The filter before the third ply ([`best_of_deepening`] at level 6): gnubg's Grandmaster
+/// keeps the two best plays within 0.04 at two plies for its three-ply search.
+pub const THIRD_FILTER: MoveFilter = MoveFilter {
+    keep: 2,
+    margin: 0.04,
+};
+
+/// The best of `plays` searched ply by ply, as gnubg's move filters do: the survivors of the
+/// 0-ply `filter` are valued ([`play_value_keyed`]) `narrows.len()` plies short of `plies`
+/// first (one ply at least), and before each ply more the `narrows` in turn keep the best of
+/// them (at most `keep`, within `margin` of the best); the last stage is searched to `plies`.
+/// Returns the index of the play, its value and the depth at which it was chosen.
+///
+/// With a `deadline`, a stage is given up as soon as its next play is expected to end after
+/// it (the first play of a stage costs about 21 times one of the stage before, the next ones
+/// as much as those already valued): the best of the last finished stage is played. Below two plies, or without
+/// narrows, it is [`best_of_valued`].
+///
+/// ```
+/// use tablier_backgammon::{Position, Roll};
+/// use tablier_backgammon_engine::cube::CubeInfo;
+/// use tablier_backgammon_engine::eval::{Evaluator, Scratch};
+/// use tablier_backgammon_engine::search::{self, PlayValue};
+/// let ev = Evaluator::shipped();
+/// let mut s = Scratch::default();
+/// let pos = Position::from_position_id("4HPwATDgc/ABMA").unwrap();
+/// let plays = pos.legal_plays(Roll::new(3, 1).unwrap());
+/// let narrows = [search::SECOND_FILTER, search::THIRD_FILTER];
+/// let (i, _, depth) = search::best_of_deepening(ev, &plays, 3, search::FIRST_FILTER, &narrows,
+///     &CubeInfo::money(), PlayValue::CubefulSearch, None, &mut s);
+/// assert_eq!(depth, 3);
+/// assert_eq!(tablier_backgammon::notation::format_play(&plays[i]), "8/5 6/5");
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn best_of_deepening(
+    ev: &Evaluator,
+    plays: &[Play],
+    plies: u32,
+    filter: MoveFilter,
+    narrows: &[MoveFilter],
+    ci: &crate::cube::CubeInfo,
+    how: PlayValue,
+    deadline: Option<std::time::Instant>,
+    s: &mut Scratch,
+) -> (usize, f32, u32) {
+    let stages = narrows.len().min(plies.saturating_sub(1) as usize);
+    if stages == 0 || plays.len() == 1 {
+        let (i, v) = best_of_valued(ev, plays, plies, filter, ci, how, s);
+        return (i, v, plies);
     }
+    let narrows = &narrows[narrows.len() - stages..];
     let ranked = rank_0ply(ev, plays, s);
     let top = equity(&ranked[0].1);
-    let mut shallow: Vec<(usize, (f32, f32))> = ranked
+    let mut depth = plies - stages as u32;
+    let started = std::time::Instant::now();
+    let mut valued: Vec<(usize, (f32, f32))> = ranked
         .iter()
         .take(filter.keep)
         .take_while(|(_, p0)| equity(p0) >= top - filter.margin)
-        .map(|&(i, _)| (i, play_value_keyed(ev, &plays[i], plies - 1, ci, how, s)))
+        .map(|&(i, _)| (i, play_value_keyed(ev, &plays[i], depth, ci, how, s)))
         .collect();
+    // Time a play of the last stage took.
+    let mut per_play = started.elapsed() / valued.len() as u32;
     // Best first; equal values and keys keep the 0-ply order.
-    shallow.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(b.1 .1.total_cmp(&a.1 .1)));
-    let best_shallow = shallow[0].1 .0;
-    let mut best = (shallow[0].0, (f32::NEG_INFINITY, f32::NEG_INFINITY));
-    for &(i, v) in shallow.iter().take(narrow.keep) {
-        if v.0 < best_shallow - narrow.margin {
-            break;
+    let order = |v: &mut Vec<(usize, (f32, f32))>| {
+        v.sort_by(|a, b| b.1 .0.total_cmp(&a.1 .0).then(b.1 .1.total_cmp(&a.1 .1)));
+    };
+    order(&mut valued);
+    for narrow in narrows {
+        let best = valued[0].1 .0;
+        let kept: Vec<usize> = valued
+            .iter()
+            .take(narrow.keep)
+            .take_while(|(_, v)| v.0 >= best - narrow.margin)
+            .map(|&(i, _)| i)
+            .collect();
+        let stage_start = std::time::Instant::now();
+        let mut deeper = Vec::with_capacity(kept.len());
+        let mut expected = per_play * 21;
+        for (n, &i) in kept.iter().enumerate() {
+            if let Some(d) = deadline {
+                if std::time::Instant::now() + expected > d {
+                    return (valued[0].0, valued[0].1 .0, depth);
+                }
+            }
+            deeper.push((i, play_value_keyed(ev, &plays[i], depth + 1, ci, how, s)));
+            expected = stage_start.elapsed() / (n as u32 + 1);
         }
-        let v = play_value_keyed(ev, &plays[i], plies, ci, how, s);
-        if beats(v, best.1) {
-            best = (i, v);
-        }
+        per_play = stage_start.elapsed() / kept.len() as u32;
+        order(&mut deeper);
+        valued = deeper;
+        depth += 1;
     }
-    (best.0, best.1 .0)
+    (valued[0].0, valued[0].1 .0, depth)
 }
 
 /// What a level does: how deep it looks and how much noise it adds to each play's equity.
@@ -437,8 +510,8 @@ pub struct Level {
     pub noise: f32,
 }
 
-/// The highest level (2-ply search, no noise).
-pub const MAX_LEVEL: u8 = 5;
+/// The highest level (3-ply search with gnubg's Grandmaster filters, no noise).
+pub const MAX_LEVEL: u8 = 6;
 
 /// The settings of a level from 0 (a beginner who blunders often) to [`MAX_LEVEL`] (the
 /// strongest this engine plays); higher numbers are clamped.
@@ -465,8 +538,12 @@ pub fn level(n: u8) -> Level {
             plies: 1,
             noise: 0.0,
         },
-        _ => Level {
+        5 => Level {
             plies: 2,
+            noise: 0.0,
+        },
+        _ => Level {
+            plies: 3,
             noise: 0.0,
         },
     }
@@ -720,14 +797,7 @@ mod tests {
         let ci = CubeInfo::money();
         let how = PlayValue::CubefulSearch;
         let filter = MoveFilter::default();
-        let mut plays = Vec::new();
-        let mut searched = 0;
-        for (pos, roll) in self_play_positions(ev, 11, 12) {
-            pos.legal_plays_into(roll, &mut plays);
-            if plays.len() < 3 {
-                continue;
-            }
-            searched += 1;
+        for (pos, roll, plays) in with_a_choice(ev, 11, 12, 5) {
             // A filter that keeps every survivor changes nothing.
             let wide = MoveFilter {
                 keep: 8,
@@ -750,7 +820,112 @@ mod tests {
             );
             assert!(narrow.1 <= full.1);
         }
-        assert!(searched >= 5, "{searched} positions with a choice");
+    }
+
+    /// The positions of [`self_play_positions`] with three legal plays or more (at least
+    /// `at_least` of them), each with its roll and its plays.
+    fn with_a_choice(
+        ev: &Evaluator,
+        seed: u64,
+        n: usize,
+        at_least: usize,
+    ) -> Vec<(Position, Roll, Vec<Play>)> {
+        let v: Vec<_> = self_play_positions(ev, seed, n)
+            .into_iter()
+            .map(|(pos, roll)| (pos, roll, pos.legal_plays(roll)))
+            .filter(|(_, _, plays)| plays.len() >= 3)
+            .collect();
+        assert!(v.len() >= at_least, "{} positions with a choice", v.len());
+        v
+    }
+
+    /// Level 6's search: each stage values the plays the stage before kept, one ply deeper,
+    /// and a deadline that has passed leaves the first stage's choice.
+    #[test]
+    fn the_third_ply_searches_what_the_second_kept_and_keeps_to_a_deadline() {
+        use crate::cube::CubeInfo;
+        let ev = Evaluator::shipped();
+        let mut s = Scratch::default();
+        let ci = CubeInfo::money();
+        let how = PlayValue::CubefulSearch;
+        let narrows = [SECOND_FILTER, THIRD_FILTER];
+        for (pos, roll, plays) in with_a_choice(ev, 12, 5, 2) {
+            let (i, v, depth) = best_of_deepening(
+                ev,
+                &plays,
+                3,
+                FIRST_FILTER,
+                &narrows,
+                &ci,
+                how,
+                None,
+                &mut s,
+            );
+            assert_eq!(depth, 3);
+            // Without the third filter: level 5's search.
+            let two = best_of_deepening(
+                ev,
+                &plays,
+                2,
+                FIRST_FILTER,
+                &narrows[..1],
+                &ci,
+                how,
+                None,
+                &mut s,
+            );
+            assert_eq!(
+                (two.0, two.1),
+                best_of_valued_narrowed(
+                    ev,
+                    &plays,
+                    2,
+                    FIRST_FILTER,
+                    SECOND_FILTER,
+                    &ci,
+                    how,
+                    &mut s
+                )
+            );
+            // With a third filter that keeps one play, the third ply changes nothing.
+            let one = MoveFilter {
+                keep: 1,
+                margin: 0.0,
+            };
+            let (j, w, _) = best_of_deepening(
+                ev,
+                &plays,
+                3,
+                FIRST_FILTER,
+                &[SECOND_FILTER, one],
+                &ci,
+                how,
+                None,
+                &mut s,
+            );
+            assert_eq!(j, two.0, "{pos:?} {roll:?}");
+            assert_eq!(w, play_value(ev, &plays[j], 3, &ci, how, &mut s));
+            // The third ply chose between what the third filter kept.
+            assert!(v >= w, "{v} {w} ({i} against {j})");
+            // A deadline already passed: the first stage's (one ply) best.
+            let past = std::time::Instant::now();
+            let (k, u, depth) = best_of_deepening(
+                ev,
+                &plays,
+                3,
+                FIRST_FILTER,
+                &narrows,
+                &ci,
+                how,
+                Some(past),
+                &mut s,
+            );
+            assert_eq!(depth, 1);
+            assert_eq!(
+                (k, u),
+                best_of_valued(ev, &plays, 1, FIRST_FILTER, &ci, how, &mut s)
+            );
+        }
     }
 
     #[test]

@@ -56,7 +56,8 @@ pub(crate) fn new_match(spec: &GameSpec) -> Result<Match, SpecError> {
 }
 
 /// The backgammon engine's level for a catalog level: 1 to 4 are the engine's levels 1
-/// (0-ply with noise), 3 (0-ply), 4 (1-ply) and 5 (2-ply, its strongest).
+/// (0-ply with noise), 3 (0-ply), 4 (1-ply) and 6 (3-ply, its strongest: about half a second
+/// a play here, kept to the clock's budget when a clock runs).
 fn engine_level(level: u8) -> u8 {
     match level {
         0 | 1 => 1,

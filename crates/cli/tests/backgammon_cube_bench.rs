@@ -285,6 +285,8 @@ fn gnubg_judges_our_checker_plays_side_by_side() {
         ("cubeful-search/2", "a move filter is KEEP:MARGIN"),
         ("cubeful-search/2:-1", "a margin of 0 or more"),
         ("cubeful-search%8", "a move filter is KEEP:MARGIN"),
+        ("cubeful-search#9", "a player's level goes from 0 to"),
+        ("cubeful-search#x%8:0.1", "a player's level goes from 0 to"),
         ("gnubg:7", "gnubg plays at 0 to 3 plies"),
         ("gnubg:two", "gnubg plays at 0 to 3 plies"),
     ] {
@@ -341,14 +343,20 @@ fn checker_bench_run(python: &std::path::Path, dir: &std::path::Path, seed: &str
         second.contains("loss") && second.contains("ms a play"),
         "{second}"
     );
-    // gnubg itself as a player (0 plies: quick), beside ours with a wider first filter; its
-    // plays are kept beside the verdicts.
-    let out = run("cubeful-search%10:0.3,gnubg:0");
+    // gnubg itself as a player (0 plies: quick), beside ours with a wider first filter and
+    // at a level of its own (1 ply); gnubg's plays are kept beside the verdicts.
+    let out = run("cubeful-search#4%10:0.3,gnubg:0");
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         out.status.success(),
         "{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("cubeful-search#4%10:0.3 ") && l.contains("loss")),
+        "{stdout}"
     );
     let gnubg = stdout
         .lines()

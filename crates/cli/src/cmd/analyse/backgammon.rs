@@ -13,7 +13,7 @@ use crate::common::{progress, read_text};
 
 /// Options of `tablier analyse` for backgammon matches (`--ply`).
 #[derive(Args)]
-pub struct AnalyseOpts {
+pub struct BackgammonAnalyseOpts {
     /// Look-ahead of the backgammon analysis of checker plays (0, 1 or 2; cube decisions use
     /// at most 1).
     #[arg(long = "ply", id = "bg_ply", default_value_t = 1)]
@@ -47,7 +47,7 @@ pub enum Judge {
 }
 
 /// Runs `tablier analyse` on a .mat file.
-pub fn analyse(file: &Path, output: Option<&Path>, opts: &AnalyseOpts) -> Result<()> {
+pub fn analyse(file: &Path, output: Option<&Path>, opts: &BackgammonAnalyseOpts) -> Result<()> {
     use std::fmt::Write as _;
     use tablier_backgammon::game::Options;
     use tablier_backgammon::mat::MatchFile;
@@ -175,7 +175,7 @@ fn sage_board(pos: &tablier_backgammon::Position) -> Vec<i32> {
 /// `crates/backgammon-engine/oracle/bgsage_judge.py` for them all).
 fn judge_with_bgsage(
     points: &[tablier_backgammon_engine::analysis::Point],
-    opts: &AnalyseOpts,
+    opts: &BackgammonAnalyseOpts,
 ) -> Result<tablier_backgammon_engine::analysis::Analysis> {
     use std::io::{BufRead, Write};
     use tablier_backgammon_engine::analysis::{Analysis, PointKind};

@@ -21,7 +21,7 @@ use crate::common::{interrupted, progress, read_text, stop_on_interrupt, Failed}
 
 /// Options of `tablier analyse` for draughts games (`--time`, `--depth`).
 #[derive(Args)]
-pub struct AnalyseOpts {
+pub struct DraughtsAnalyseOpts {
     /// Thinking time per position, in seconds (default 1; ignored with `--depth`).
     #[arg(long = "time", id = "draughts_time", value_name = "SECONDS")]
     time: Option<f64>,
@@ -53,7 +53,7 @@ pub struct AnalyseOpts {
 }
 
 /// Runs `tablier analyse` on a PDN file.
-pub fn analyse(file: &Path, output: Option<&Path>, opts: &AnalyseOpts) -> Result<()> {
+pub fn analyse(file: &Path, output: Option<&Path>, opts: &DraughtsAnalyseOpts) -> Result<()> {
     let default = match &opts.variant {
         Some(v) => variant(v)?,
         None => &tablier_draughts::INTERNATIONAL,
@@ -161,7 +161,7 @@ pub fn analyse(file: &Path, output: Option<&Path>, opts: &AnalyseOpts) -> Result
 
 struct Ctx<'a> {
     limits: Limits,
-    opts: &'a AnalyseOpts,
+    opts: &'a DraughtsAnalyseOpts,
     stop: &'a AtomicBool,
     bar: &'a indicatif::ProgressBar,
 }

@@ -15,9 +15,9 @@ pub struct AnalyseArgs {
     #[arg(long, short)]
     output: Option<std::path::PathBuf>,
     #[command(flatten)]
-    draughts: draughts::AnalyseOpts,
+    draughts: draughts::DraughtsAnalyseOpts,
     #[command(flatten)]
-    backgammon: backgammon::AnalyseOpts,
+    backgammon: backgammon::BackgammonAnalyseOpts,
 }
 
 /// Runs `tablier analyse`.

@@ -45,11 +45,13 @@ pub struct BenchCheckerArgs {
     /// Seed of the self-play that draws them.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Our level (its look-ahead), for every player.
-    #[arg(long, default_value_t = tablier_backgammon_engine::MAX_LEVEL)]
+    /// Our level (its look-ahead), for every player that does not name its own: by default 5
+    /// (two plies), the level that plays in gnubg 2-ply's time; 6 searches three.
+    #[arg(long, default_value_t = 5)]
     level: u8,
-    /// The players compared, each `VALUE[%FILTER][/FILTER][@WEIGHTS]` or `gnubg:PLIES`: how it
-    /// values its plays (`cubeful`, `cubeful-search` or `cubeless`); optionally its first
+    /// The players compared, each `VALUE[#LEVEL][%FILTER][/FILTER][@WEIGHTS]` or `gnubg:PLIES`:
+    /// how it values its plays (`cubeful`, `cubeful-search` or `cubeless`); optionally its own
+    /// level instead of `--level` (`cubeful-search#6`); optionally its first
     /// (0-ply) move filter (`KEEP:MARGIN`; by default the level's, 8:0.16); optionally its
     /// second move filter before the full depth (`KEEP:MARGIN`, e.g. `2:0.04`, or `none`; by
     /// default the level's); and optionally a weights file instead of the shipped one. `gnubg:2`
@@ -113,6 +115,26 @@ fn contender(spec: &str, level: u8) -> Result<Contender> {
         Some((v, w)) => (v, Some(w)),
         None => (spec, None),
     };
+    // `VALUE#LEVEL`: the player's own level instead of the bench's.
+    let (value, level) = match value.split_once('#') {
+        Some((v, rest)) => {
+            // The level comes before the filters: `cubeful-search#6%16:0.48`.
+            let end = rest.find(['%', '/']).unwrap_or(rest.len());
+            let n: u8 = rest[..end]
+                .parse()
+                .ok()
+                .filter(|n| *n <= tablier_backgammon_engine::MAX_LEVEL)
+                .with_context(|| {
+                    format!(
+                        "{spec:?}: a player's level goes from 0 to {}",
+                        tablier_backgammon_engine::MAX_LEVEL
+                    )
+                })?;
+            (format!("{v}{}", &rest[end..]), n)
+        }
+        None => (value.to_owned(), level),
+    };
+    let value = value.as_str();
     // `VALUE%KEEP:MARGIN`: the first (0-ply) filter instead of the level's.
     let (value, filter) = match value.split_once('%') {
         Some((v, f)) => (v, move_filter(f)?),

@@ -365,6 +365,61 @@ mod tests {
         }
     }
 
+    /// Level 6 on a clock: a budget already spent leaves the first stage's (one-ply) play,
+    /// an unlimited one searches three plies; both are legal plays of the roll.
+    #[test]
+    fn level_6_keeps_to_the_clock_budget() {
+        use std::time::Duration;
+        use tablier_core::Player as _;
+        let ev = Evaluator::shipped();
+        let mut s = Scratch::default();
+        let mut m = Match::new(Options::money());
+        let mut dice = SeededDice::from_seed([6; 32]);
+        let mut engine = MatchPlayer::at_level(6, 1);
+        let player = Player::at_level(6);
+        let mut checked = 0;
+        while m.actor() != Actor::Nobody && checked < 3 {
+            let a = match m.phase() {
+                Phase::Moving { roll } if m.position().legal_plays(roll).len() >= 3 => {
+                    let pos = m.position();
+                    let ci = cube_info(&m);
+                    let spent = engine.choose(&m, Budget::at_most(Duration::ZERO)).unwrap();
+                    let plays = pos.legal_plays(roll);
+                    let (one, _) = search::best_of_valued(
+                        ev,
+                        &plays,
+                        1,
+                        player.filter,
+                        &ci,
+                        player.play_value,
+                        &mut s,
+                    );
+                    assert_eq!(spent, Action::Play(plays[one]));
+                    let (deep, depth) = player.choose_play_within(
+                        ev,
+                        &pos,
+                        roll,
+                        &ci,
+                        None,
+                        &mut engine.rng,
+                        &mut s,
+                    );
+                    assert_eq!(depth, 3);
+                    let unlimited = engine.choose(&m, Budget::UNLIMITED).unwrap();
+                    assert_eq!(unlimited, Action::Play(deep));
+                    checked += 1;
+                    unlimited
+                }
+                _ => match engine.choose(&m, Budget::UNLIMITED) {
+                    Some(a) => a,
+                    None => m.chance_action(&mut dice).unwrap(),
+                },
+            };
+            m.apply(&a).unwrap();
+        }
+        assert_eq!(checked, 3);
+    }
+
     /// The seated player plays a whole money game with legal actions, and explains each of
     /// its decisions from the acting side's view.
     #[test]

@@ -254,9 +254,11 @@ fn a_winning_window_keeps_the_positions_of_the_doubling_window() {
 #[test]
 fn truncated_rollouts_of_contact_positions() {
     use tablier_backgammon_engine::eval::{classify, Class};
-    let d = std::env::temp_dir().join(format!("tablier-bg-trunc-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    let path = |name: &str| d.join(name).to_str().unwrap().to_owned();
+    let d = tempfile::Builder::new()
+        .prefix("tablier-bg-trunc-")
+        .tempdir()
+        .unwrap();
+    let path = |name: &str| d.path().join(name).to_str().unwrap().to_owned();
     // The same three games labelled into `file` with `extra` arguments.
     let label = |file: &str, extra: &[&str]| label_games("3", "11", file, extra);
     let read = |file: &str| read_samples(file);
@@ -312,8 +314,7 @@ fn truncated_rollouts_of_contact_positions() {
         "{}",
         text(&o)
     );
-    assert!(!d.join("bad.txt").exists());
-    std::fs::remove_dir_all(&d).ok();
+    assert!(!d.path().join("bad.txt").exists());
 }
 
 #[test]

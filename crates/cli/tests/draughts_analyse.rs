@@ -23,12 +23,15 @@ const GAMES: &str = r#"[Event "Analysis test"]
 1. 32-28 19-23 2. 28x19 14x23 *
 "#;
 
-fn temp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tablier-analyse-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
+/// `text` written to `name` in a fresh folder, removed when the returned `TempDir` is dropped.
+fn temp(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("tablier-analyse-")
+        .tempdir()
+        .unwrap();
+    let p = dir.path().join(name);
     std::fs::write(&p, text).unwrap();
-    p
+    (dir, p)
 }
 
 /// Runs the binary with `args`.
@@ -42,7 +45,7 @@ fn moves(g: &pdn::PdnGame) -> Vec<String> {
 
 #[test]
 fn marks_the_blunder_and_writes_pdn_that_reads_back() {
-    let input = temp("blunder.pdn", GAMES);
+    let (_dir, input) = temp("blunder.pdn", GAMES);
     let out = tablier(&[
         "analyse",
         input.to_str().unwrap(),
@@ -81,7 +84,7 @@ fn marks_the_blunder_and_writes_pdn_that_reads_back() {
 #[test]
 fn a_bad_game_is_named_and_the_others_are_still_analysed() {
     let text = format!("{GAMES}\n[Event \"Third\"]\n\n1. 32-28 19-23 2. 31-27 *\n");
-    let input = temp("bad-move.pdn", &text);
+    let (_dir, input) = temp("bad-move.pdn", &text);
     let output = input.with_extension("out.pdn");
     let out = tablier(&[
         "analyse",
@@ -102,7 +105,7 @@ fn a_bad_game_is_named_and_the_others_are_still_analysed() {
 
 #[test]
 fn a_malformed_file_gives_a_clear_error() {
-    let input = temp("malformed.pdn", "[Event \"x\"]\n\n1. 32-28 {never closed\n");
+    let (_dir, input) = temp("malformed.pdn", "[Event \"x\"]\n\n1. 32-28 {never closed\n");
     let out = tablier(&[
         "analyse",
         input.to_str().unwrap(),

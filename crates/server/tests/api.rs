@@ -12,7 +12,8 @@ use tower::ServiceExt;
 
 /// A server on a fresh database, with engine-against-engine games allowed (some tests let
 /// two engine seats play a game out).
-async fn app() -> (axum::Router, std::path::PathBuf) {
+/// The database's folder is removed when the returned `TempDir` is dropped.
+async fn app() -> (axum::Router, tempfile::TempDir) {
     app_with(Options {
         engine_games: true,
         ..Options::default()
@@ -20,28 +21,18 @@ async fn app() -> (axum::Router, std::path::PathBuf) {
     .await
 }
 
-async fn app_with(options: Options) -> (axum::Router, std::path::PathBuf) {
-    let dir = std::env::temp_dir().join(format!(
-        "tablier-api-{}-{}",
-        std::process::id(),
-        rand_suffix()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&format!("sqlite://{}", dir.join("t.sqlite").display()))
+async fn app_with(options: Options) -> (axum::Router, tempfile::TempDir) {
+    let dir = tempfile::Builder::new()
+        .prefix("tablier-api-")
+        .tempdir()
+        .unwrap();
+    let store = Store::open(&format!("sqlite://{}", dir.path().join("t.sqlite").display()))
         .await
         .unwrap();
     let hub = Hub::with_options(std::sync::Arc::new(store), options)
         .await
         .unwrap();
     (router(hub), dir)
-}
-
-fn rand_suffix() -> u64 {
-    use std::time::{SystemTime, UNIX_EPOCH};
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos() as u64
 }
 
 async fn call(
@@ -916,7 +907,7 @@ async fn public_challenges_are_listed_taken_once_and_expire() {
     assert!(listed["expires_ms"].as_i64().unwrap() > listed["created_ms"].as_i64().unwrap());
 
     // The list survives a restart: a new hub on the same database.
-    let store = Store::open(&format!("sqlite://{}", dir.join("t.sqlite").display()))
+    let store = Store::open(&format!("sqlite://{}", dir.path().join("t.sqlite").display()))
         .await
         .unwrap();
     let again = router(

@@ -31,19 +31,17 @@ fn screenshots_dir() -> PathBuf {
     dir
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
+/// A fresh folder named `tablier-{tag}-{pid}-…`, removed when dropped.
+fn temp_dir(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("tablier-{tag}-{}-", std::process::id()))
+        .tempdir()
         .unwrap()
-        .as_nanos();
-    let dir = std::env::temp_dir().join(format!("tablier-{tag}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Chromedriver, killed when dropped, with the browser it started (which a failed test
 /// would otherwise leave running: it is found by its profile folder, named after this
-/// process).
+/// process), and the browser's profile folders removed.
 struct Driver(Child);
 
 impl Drop for Driver {
@@ -54,6 +52,14 @@ impl Drop for Driver {
             .arg("-f")
             .arg(format!("tablier-chromium-{}-", std::process::id()))
             .status();
+        let ours = format!("tablier-chromium-{}-", std::process::id());
+        if let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) {
+            for e in entries.flatten() {
+                if e.file_name().to_string_lossy().starts_with(&ours) {
+                    let _ = std::fs::remove_dir_all(e.path());
+                }
+            }
+        }
     }
 }
 
@@ -97,7 +103,7 @@ async fn start_driver() -> (Driver, u16) {
 
 async fn start_server() -> String {
     let dir = temp_dir("db");
-    let url = format!("sqlite://{}/t.sqlite", dir.display());
+    let url = format!("sqlite://{}/t.sqlite", dir.path().display());
     let store = tablier_server::store::Store::open(&url)
         .await
         .expect("open store");
@@ -105,6 +111,8 @@ async fn start_server() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move {
+        // The database's folder lives as long as the server (until the test's runtime ends).
+        let _dir = dir;
         axum::serve(listener, tablier_server::router(hub))
             .await
             .unwrap();
@@ -113,7 +121,8 @@ async fn start_server() -> String {
 }
 
 async fn browser(port: u16) -> Client {
-    let profile = temp_dir("chromium");
+    // Kept until the driver is dropped (chromium writes to it until then), which removes it.
+    let profile = temp_dir("chromium").keep();
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),

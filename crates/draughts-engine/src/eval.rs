@@ -483,4 +483,63 @@ mod tests {
             .unwrap_err()
             .contains("not a number"));
     }
+
+    /// The position turned half a turn with the colours swapped (square `s` becomes
+    /// `SQUARES + 1 - s`, White's pieces Black's, the side to move the other side).
+    fn turned<G: Geometry>(variant: &'static Variant, pos: &Position<G>) -> Position<G> {
+        let list = |side: Side| {
+            pos.pieces()
+                .into_iter()
+                .filter(|(_, p)| p.side == side.opposite())
+                .map(|(sq, p)| format!("{}{}", if p.king { "K" } else { "" }, G::SQUARES + 1 - sq))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let to_move = match pos.side_to_move() {
+            Side::White => "B",
+            Side::Black => "W",
+        };
+        let text = format!("{to_move}:W{}:B{}", list(Side::White), list(Side::Black));
+        fen::parse::<G>(variant, &text).unwrap()
+    }
+
+    /// The shipped evaluation (features and pattern tables) gives a position and the same
+    /// position turned with the colours swapped the same value for the side to move, in every
+    /// variant, along random games.
+    #[test]
+    fn the_evaluation_is_the_same_for_either_colour() {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        fn check<G: Geometry>(variant: &'static Variant, seed: u64) {
+            let e = Evaluator::<G>::new(variant, Weights::for_variant(variant));
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut checked = 0;
+            for _ in 0..20 {
+                let mut game = tablier_draughts::game::Game::<G>::start(variant).unwrap();
+                for _ in 0..150 {
+                    let pos = *game.position();
+                    let other = turned(variant, &pos);
+                    assert_eq!(
+                        e.evaluate(&pos),
+                        e.evaluate(&other),
+                        "{}: {} against {}",
+                        variant.name,
+                        fen::write(&pos),
+                        fen::write(&other)
+                    );
+                    checked += 1;
+                    let moves = game.legal_moves();
+                    let Some(m) = moves.choose(&mut rng).copied() else {
+                        break;
+                    };
+                    game.play(&m).unwrap();
+                }
+            }
+            assert!(checked > 500, "{checked}");
+        }
+        check::<G10>(&INTERNATIONAL, 1);
+        check::<G8>(&tablier_draughts::BRAZILIAN, 2);
+        check::<G8>(&tablier_draughts::ENGLISH, 3);
+        check::<tablier_draughts::G12>(&tablier_draughts::CANADIAN, 4);
+    }
 }

@@ -67,13 +67,12 @@ fn config(default: u32) -> ProptestConfig {
 // The server and a client.
 
 async fn server() -> SocketAddr {
-    let dir = std::env::temp_dir().join(format!(
-        "tablier-fuzz-ws-{}-{:?}",
-        std::process::id(),
-        std::time::SystemTime::now()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&format!("sqlite://{}", dir.join("t.sqlite").display()))
+    // The database's folder lives as long as the server (until the test's runtime ends).
+    let dir = tempfile::Builder::new()
+        .prefix("tablier-fuzz-ws-")
+        .tempdir()
+        .unwrap();
+    let store = Store::open(&format!("sqlite://{}", dir.path().join("t.sqlite").display()))
         .await
         .unwrap();
     let hub = Hub::with_options(Arc::new(store), Options::unlimited())
@@ -81,7 +80,10 @@ async fn server() -> SocketAddr {
         .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router(hub)).await.unwrap() });
+    tokio::spawn(async move {
+        let _dir = dir;
+        axum::serve(listener, router(hub)).await.unwrap()
+    });
     addr
 }
 

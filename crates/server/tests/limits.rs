@@ -12,25 +12,20 @@ use tablier_server::{router, Hub, Options};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
+/// A fresh folder named `tablier-limits-{name}-…`, removed when dropped.
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("tablier-limits-{name}-"))
+        .tempdir()
         .unwrap()
-        .as_nanos();
-    let dir = std::env::temp_dir().join(format!(
-        "tablier-limits-{name}-{}-{nanos}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
-fn url(dir: &std::path::Path) -> String {
-    format!("sqlite://{}", dir.join("t.sqlite").display())
+fn url(dir: impl AsRef<std::path::Path>) -> String {
+    format!("sqlite://{}", dir.as_ref().join("t.sqlite").display())
 }
 
 /// A real server on a loopback port (so that clients have addresses), with `options`.
-async fn serve(options: Options) -> (SocketAddr, std::path::PathBuf, Hub) {
+async fn serve(options: Options) -> (SocketAddr, tempfile::TempDir, Hub) {
     let dir = temp_dir("serve");
     let store = Store::open(&url(&dir)).await.unwrap();
     let hub = Hub::with_options(Arc::new(store), options).await.unwrap();
@@ -410,7 +405,7 @@ async fn a_damaged_game_is_kept_out_and_the_others_are_served() {
 #[tokio::test]
 async fn a_file_that_is_not_a_database_is_named_at_once() {
     let dir = temp_dir("notdb");
-    let path = dir.join("t.sqlite");
+    let path = dir.path().join("t.sqlite");
     // Text; a zeroed header; a real database cut in half.
     // A real database of some size, written back into its file (no write-ahead log).
     let real = {
@@ -434,7 +429,7 @@ async fn a_file_that_is_not_a_database_is_named_at_once() {
             .await
             .unwrap();
         pool.close().await;
-        std::fs::read(d.join("t.sqlite")).unwrap()
+        std::fs::read(d.path().join("t.sqlite")).unwrap()
     };
     assert!(real.len() > 100_000, "{} bytes", real.len());
     let cases: Vec<(&str, Vec<u8>)> = vec![
@@ -449,7 +444,7 @@ async fn a_file_that_is_not_a_database_is_named_at_once() {
     for (what, bytes) in cases {
         std::fs::write(&path, &bytes).unwrap();
         for side_file in ["t.sqlite-wal", "t.sqlite-shm"] {
-            let _ = std::fs::remove_file(dir.join(side_file));
+            let _ = std::fs::remove_file(dir.path().join(side_file));
         }
         let started = std::time::Instant::now();
         let e = Store::open(&url(&dir)).await.expect_err(what).to_string();

@@ -16,19 +16,21 @@ use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 async fn server() -> std::net::SocketAddr {
-    let dir = std::env::temp_dir().join(format!(
-        "tablier-ws-{}-{:?}",
-        std::process::id(),
-        std::time::SystemTime::now()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&format!("sqlite://{}", dir.join("t.sqlite").display()))
+    // The database's folder lives as long as the server (until the test's runtime ends).
+    let dir = tempfile::Builder::new()
+        .prefix("tablier-ws-")
+        .tempdir()
+        .unwrap();
+    let store = Store::open(&format!("sqlite://{}", dir.path().join("t.sqlite").display()))
         .await
         .unwrap();
     let app = router(Hub::new(store).await.unwrap());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    tokio::spawn(async move {
+        let _dir = dir;
+        axum::serve(listener, app).await.unwrap()
+    });
     addr
 }
 

@@ -100,7 +100,19 @@ impl Player {
         ci: &CubeInfo,
         s: &mut Scratch,
     ) -> Action {
-        let d = search::cube_decision(ev, pos, ci, self.answer_plies(), s);
+        self.answer_double_within(ev, pos, ci, None, s)
+    }
+
+    /// [`Player::answer_double`] before a deadline ([`Player::answer_decision`]).
+    pub fn answer_double_within(
+        &self,
+        ev: &Evaluator,
+        pos: &tablier_backgammon::Position,
+        ci: &CubeInfo,
+        deadline: Option<std::time::Instant>,
+        s: &mut Scratch,
+    ) -> Action {
+        let (d, _) = self.answer_decision(ev, pos, ci, deadline, s);
         if d.beaver && ci.beavers && ci.match_length == 0 {
             Action::Beaver
         } else if d.take {
@@ -108,6 +120,30 @@ impl Player {
         } else {
             Action::Drop
         }
+    }
+
+    /// The cube decision that answers a double or a resignation, at [`Player::answer_plies`],
+    /// and the plies it was searched to. With a `deadline`, the search is first made one ply
+    /// shallower, and deepened only when a search about 21 times as long (one ply more: 21
+    /// rolls) still ends before it.
+    pub fn answer_decision(
+        &self,
+        ev: &Evaluator,
+        pos: &tablier_backgammon::Position,
+        ci: &CubeInfo,
+        deadline: Option<std::time::Instant>,
+        s: &mut Scratch,
+    ) -> (crate::cube::CubeDecision, u32) {
+        let plies = self.answer_plies();
+        let Some(deadline) = deadline.filter(|_| plies > 0) else {
+            return (search::cube_decision(ev, pos, ci, plies, s), plies);
+        };
+        let started = std::time::Instant::now();
+        let shallow = search::cube_decision(ev, pos, ci, plies - 1, s);
+        if std::time::Instant::now() + started.elapsed() * 21 > deadline {
+            return (shallow, plies - 1);
+        }
+        (search::cube_decision(ev, pos, ci, plies, s), plies)
     }
 
     /// Whether to accept a resignation worth `points` (already times the cube) from the side
@@ -121,7 +157,20 @@ impl Player {
         points: u32,
         s: &mut Scratch,
     ) -> bool {
-        let d = search::cube_decision(ev, pos, ci, self.answer_plies(), s);
+        self.accepts_resignation_within(ev, pos, ci, points, None, s)
+    }
+
+    /// [`Player::accepts_resignation`] before a deadline ([`Player::answer_decision`]).
+    pub fn accepts_resignation_within(
+        &self,
+        ev: &Evaluator,
+        pos: &tablier_backgammon::Position,
+        ci: &CubeInfo,
+        points: u32,
+        deadline: Option<std::time::Instant>,
+        s: &mut Scratch,
+    ) -> bool {
+        let (d, _) = self.answer_decision(ev, pos, ci, deadline, s);
         // The resigner's cubeful equity, in points: we get its opposite by playing on.
         let resigner = if ci.may_double() {
             d.no_double.max(d.double_take.min(d.double_pass))
@@ -185,9 +234,9 @@ impl Player {
         self.choose_within(ev, m, None, rng, s)
     }
 
-    /// [`Player::choose`] with a deadline for checker plays ([`Player::choose_play_within`]);
-    /// cube decisions take milliseconds at the levels that search, answers to a double a few
-    /// tenths of a second.
+    /// [`Player::choose`] with a deadline for checker plays ([`Player::choose_play_within`])
+    /// and for answers to a double or a resignation ([`Player::answer_decision`]); doubling
+    /// decisions take milliseconds at the levels that search and do not read it.
     pub fn choose_within(
         &self,
         ev: &Evaluator,
@@ -209,14 +258,14 @@ impl Player {
                     Action::Roll
                 }
             }
-            Phase::Doubled => self.answer_double(ev, &pos, &ci, s),
+            Phase::Doubled => self.answer_double_within(ev, &pos, &ci, deadline, s),
             Phase::Moving { roll } => Action::Play(
                 self.choose_play_within(ev, &pos, roll, &ci, deadline, rng, s)
                     .0,
             ),
             Phase::Resigning { offer, .. } => {
                 let points = offer as u32 * ci.value;
-                if self.accepts_resignation(ev, &pos, &ci, points, s) {
+                if self.accepts_resignation_within(ev, &pos, &ci, points, deadline, s) {
                     Action::Accept
                 } else {
                     Action::Reject
@@ -271,9 +320,10 @@ const EXPLAINED_PLAYS: usize = 5;
 
 impl tablier_core::Player<Match> for MatchPlayer {
     /// Every decision of a match at this level: doubles, takes and drops, plays, answers to
-    /// resignations. Levels up to 5 answer within milliseconds to a second; level 6's
-    /// three-ply plays keep to the budget's time, falling back on two plies (or one) when the
-    /// third would not end in time.
+    /// resignations. Plays and answers keep to the budget's time: level 6's three-ply plays
+    /// fall back on two plies (or one) when the third would not end in time, and answers to
+    /// a double or a resignation (three plies at levels 5 and 6) on one ply fewer. Doubles
+    /// take milliseconds and do not read it.
     fn choose(&mut self, game: &Match, budget: Budget) -> Option<Action> {
         let deadline = budget.time.map(|t| std::time::Instant::now() + t);
         self.player.choose_within(
@@ -363,6 +413,33 @@ mod tests {
             let score = m.score();
             assert!(score[0].max(score[1]) >= 3);
         }
+    }
+
+    /// An answer to a double with its deadline passed is the two-ply decision; without a
+    /// deadline, or with time enough, the three-ply one.
+    #[test]
+    fn answers_keep_to_a_deadline() {
+        use std::time::{Duration, Instant};
+        let ev = Evaluator::shipped();
+        let mut s = Scratch::default();
+        let player = Player::at_level(6);
+        assert_eq!(player.answer_plies(), 3);
+        // The opening position: a take at any depth.
+        let pos = tablier_backgammon::Position::from_position_id("4HPwATDgc/ABMA").unwrap();
+        let ci = CubeInfo::money();
+        let two = search::cube_decision(ev, &pos, &ci, 2, &mut s);
+        let three = search::cube_decision(ev, &pos, &ci, 3, &mut s);
+        let (d, plies) = player.answer_decision(ev, &pos, &ci, Some(Instant::now()), &mut s);
+        assert_eq!((d, plies), (two, 2));
+        let (d, plies) = player.answer_decision(ev, &pos, &ci, None, &mut s);
+        assert_eq!((d, plies), (three, 3));
+        let later = Instant::now() + Duration::from_secs(600);
+        let (d, plies) = player.answer_decision(ev, &pos, &ci, Some(later), &mut s);
+        assert_eq!((d, plies), (three, 3));
+        assert_eq!(
+            player.answer_double_within(ev, &pos, &ci, Some(Instant::now()), &mut s),
+            Action::Take
+        );
     }
 
     /// Level 6 on a clock: a budget already spent leaves the first stage's (one-ply) play,

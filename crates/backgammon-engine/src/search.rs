@@ -420,8 +420,9 @@ pub const THIRD_FILTER: MoveFilter = MoveFilter {
 ///
 /// With a `deadline`, a stage is given up as soon as its next play is expected to end after
 /// it (the first play of a stage costs about 21 times one of the stage before, the next ones
-/// as much as those already valued): the best of the last finished stage is played. Below two plies, or without
-/// narrows, it is [`best_of_valued`].
+/// as much as those already valued): the best of the last finished stage is played (the
+/// values the unfinished stage has are dropped: values of an odd and an even number of plies
+/// are not comparable). Below two plies, or without narrows, it is [`best_of_valued`].
 ///
 /// ```
 /// use tablier_backgammon::{Position, Roll};

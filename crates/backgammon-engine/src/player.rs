@@ -443,7 +443,8 @@ mod tests {
     }
 
     /// Level 6 on a clock: a budget already spent leaves the first stage's (one-ply) play,
-    /// an unlimited one searches three plies; both are legal plays of the roll.
+    /// an unlimited one searches three plies (two where a single play is left after two);
+    /// both are legal plays of the roll.
     #[test]
     fn level_6_keeps_to_the_clock_budget() {
         use std::time::Duration;
@@ -454,8 +455,8 @@ mod tests {
         let mut dice = SeededDice::from_seed([6; 32]);
         let mut engine = MatchPlayer::at_level(6, 1);
         let player = Player::at_level(6);
-        let mut checked = 0;
-        while m.actor() != Actor::Nobody && checked < 3 {
+        let (mut checked, mut three_ply) = (0, 0);
+        while m.actor() != Actor::Nobody && (checked < 3 || three_ply < 1) {
             let a = match m.phase() {
                 Phase::Moving { roll } if m.position().legal_plays(roll).len() >= 3 => {
                     let pos = m.position();
@@ -481,7 +482,9 @@ mod tests {
                         &mut engine.rng,
                         &mut s,
                     );
-                    assert_eq!(depth, 3);
+                    // Three plies where the second stage kept two plays or more, else two.
+                    assert!(depth == 2 || depth == 3, "{depth}");
+                    three_ply += usize::from(depth == 3);
                     let unlimited = engine.choose(&m, Budget::UNLIMITED).unwrap();
                     assert_eq!(unlimited, Action::Play(deep));
                     checked += 1;
@@ -494,7 +497,7 @@ mod tests {
             };
             m.apply(&a).unwrap();
         }
-        assert_eq!(checked, 3);
+        assert!(checked >= 3 && three_ply >= 1, "{checked} {three_ply}");
     }
 
     /// The seated player plays a whole money game with legal actions, and explains each of

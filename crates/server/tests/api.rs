@@ -26,9 +26,12 @@ async fn app_with(options: Options) -> (axum::Router, tempfile::TempDir) {
         .prefix("tablier-api-")
         .tempdir()
         .unwrap();
-    let store = Store::open(&format!("sqlite://{}", dir.path().join("t.sqlite").display()))
-        .await
-        .unwrap();
+    let store = Store::open(&format!(
+        "sqlite://{}",
+        dir.path().join("t.sqlite").display()
+    ))
+    .await
+    .unwrap();
     let hub = Hub::with_options(std::sync::Arc::new(store), options)
         .await
         .unwrap();
@@ -907,9 +910,12 @@ async fn public_challenges_are_listed_taken_once_and_expire() {
     assert!(listed["expires_ms"].as_i64().unwrap() > listed["created_ms"].as_i64().unwrap());
 
     // The list survives a restart: a new hub on the same database.
-    let store = Store::open(&format!("sqlite://{}", dir.path().join("t.sqlite").display()))
-        .await
-        .unwrap();
+    let store = Store::open(&format!(
+        "sqlite://{}",
+        dir.path().join("t.sqlite").display()
+    ))
+    .await
+    .unwrap();
     let again = router(
         Hub::with_options(std::sync::Arc::new(store), Options::default())
             .await

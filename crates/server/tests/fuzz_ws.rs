@@ -72,9 +72,12 @@ async fn server() -> SocketAddr {
         .prefix("tablier-fuzz-ws-")
         .tempdir()
         .unwrap();
-    let store = Store::open(&format!("sqlite://{}", dir.path().join("t.sqlite").display()))
-        .await
-        .unwrap();
+    let store = Store::open(&format!(
+        "sqlite://{}",
+        dir.path().join("t.sqlite").display()
+    ))
+    .await
+    .unwrap();
     let hub = Hub::with_options(Arc::new(store), Options::unlimited())
         .await
         .unwrap();

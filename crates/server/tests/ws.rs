@@ -21,9 +21,12 @@ async fn server() -> std::net::SocketAddr {
         .prefix("tablier-ws-")
         .tempdir()
         .unwrap();
-    let store = Store::open(&format!("sqlite://{}", dir.path().join("t.sqlite").display()))
-        .await
-        .unwrap();
+    let store = Store::open(&format!(
+        "sqlite://{}",
+        dir.path().join("t.sqlite").display()
+    ))
+    .await
+    .unwrap();
     let app = router(Hub::new(store).await.unwrap());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();

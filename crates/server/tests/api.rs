@@ -968,8 +968,9 @@ async fn public_challenges_are_listed_taken_once_and_expire() {
     let (status, _) = call(&app, "POST", "/api/challenges/nosuchgame/accept", None).await;
     assert_eq!(status, StatusCode::CONFLICT);
 
-    // An offer expires.
-    let (short, _) = app_with(Options {
+    // An offer expires. The database's folder is kept until the end (`_` would remove it at
+    // once, and a connection the pool opens later would find no file).
+    let (short, _short_dir) = app_with(Options {
         challenge_s: 1,
         ..Options::default()
     })

@@ -58,4 +58,8 @@ pub enum Budget {
     Time(Duration),
     /// A fixed search depth (plies): results that do not depend on the machine's load.
     Depth(u32),
+    /// A game clock: the time left on the side's clock for the rest of the game (no
+    /// increment). In a match's [`match_runner::Rules`] it is each side's time for the
+    /// whole game; the runner hands each move the time that side has left.
+    Clock(Duration),
 }

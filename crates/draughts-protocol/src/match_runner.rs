@@ -5,13 +5,14 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Result};
 use rand::{Rng, SeedableRng};
 use tablier_core::Side;
 use tablier_draughts::game::{Ending, Game};
 use tablier_draughts::{Geometry, Move, Position, Variant};
-use tablier_draughts_engine::{Engine, Limits, Tables, Wdl};
+use tablier_draughts_engine::{Engine, Limits, Tables, TimeControl, Wdl};
 
 use crate::hub::client::Client;
 use crate::results::{GameRecord, Outcome};
@@ -62,6 +63,16 @@ impl<G: Geometry> Contestant<G> for EngineContestant<G> {
             Budget::Depth(d) => Limits {
                 search_forced: false,
                 ..Limits::depth(d)
+            },
+            Budget::Clock(remaining) => Limits {
+                depth: None,
+                nodes: None,
+                time: TimeControl::Clock {
+                    remaining,
+                    increment: Duration::ZERO,
+                    moves_to_go: None,
+                },
+                search_forced: false,
             },
         };
         let r = self
@@ -136,10 +147,10 @@ pub struct Finished<G: Geometry> {
     /// Who won (`None`: a draw).
     pub winner: Option<Side>,
     /// Why it ended: `no move left`, `draw (Repetition)`, `adjudicated draw after 300
-    /// plies`, `X forfeits: ...`, `X played an illegal move`.
+    /// plies`, `X forfeits: ...`, `X played an illegal move`, `X lost on time`.
     pub why: String,
-    /// Whether a contestant lost by forfeit or by an illegal move (a result the rules alone
-    /// do not give).
+    /// Whether a contestant lost by forfeit, by an illegal move or on time (a result the
+    /// rules alone do not give).
     pub forfeit: bool,
     /// Whether the endgame tables gave the result (see [`Rules::adjudicate`]).
     pub adjudicated: bool,
@@ -148,7 +159,8 @@ pub struct Finished<G: Geometry> {
 /// How the games of a match are played and ended, besides the rules of the variant.
 #[derive(Clone, Debug)]
 pub struct Rules {
-    /// What each contestant may spend on a move.
+    /// What each contestant may spend on a move; [`Budget::Clock`] is each side's time for
+    /// the whole game, and a side whose clock runs out loses on time.
     pub budget: Budget,
     /// Plies after which a game still going is scored a draw.
     pub max_plies: usize,
@@ -159,9 +171,10 @@ pub struct Rules {
 }
 
 /// Plays one game from the start of `variant` after `start_moves`: each contestant chooses
-/// its moves within the budget of `rules`; a game still going after `rules.max_plies` plies
-/// is adjudicated a draw, one whose position is in the tables of `rules.adjudicate` ends
-/// with their result, and a contestant that fails to move, or plays an illegal move, loses.
+/// its moves within the budget of `rules` (on a game clock, the time it has left); a game
+/// still going after `rules.max_plies` plies is adjudicated a draw, one whose position is
+/// in the tables of `rules.adjudicate` ends with their result, and a contestant that fails
+/// to move, plays an illegal move or lets its clock run out loses.
 ///
 /// # Errors
 /// An opening move that is not legal, or a contestant that cannot start a new game.
@@ -173,6 +186,11 @@ pub fn play_game<G: Geometry>(
     rules: &Rules,
 ) -> Result<Finished<G>> {
     let (budget, max_plies) = (rules.budget, rules.max_plies);
+    // Each side's time left, on a game clock.
+    let mut clocks = match budget {
+        Budget::Clock(t) => Some([t, t]),
+        _ => None,
+    };
     let mut game = Game::<G>::start(variant)?;
     for m in start_moves {
         game.play(m)
@@ -230,6 +248,9 @@ pub fn play_game<G: Geometry>(
             Side::White => white,
             Side::Black => black,
         };
+        let i = usize::from(side == Side::Black);
+        let budget = clocks.map_or(budget, |c| Budget::Clock(c[i]));
+        let started = Instant::now();
         let m = match player.choose(&game, budget) {
             Ok(m) => m,
             Err(e) => {
@@ -237,6 +258,14 @@ pub fn play_game<G: Geometry>(
                 return Ok(end(game, Some(side.opposite()), why, true));
             }
         };
+        if let Some(c) = clocks.as_mut() {
+            let spent = started.elapsed();
+            if spent > c[i] {
+                let why = format!("{} lost on time", player.name());
+                return Ok(end(game, Some(side.opposite()), why, true));
+            }
+            c[i] -= spent;
+        }
         if game.play(&m).is_err() {
             let why = format!("{} played an illegal move", player.name());
             return Ok(end(game, Some(side.opposite()), why, true));
@@ -369,4 +398,82 @@ pub fn play_match<G: Geometry>(
         }
     }
     Ok(tally)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tablier_draughts::{G10, INTERNATIONAL};
+
+    /// Plays the first legal move after thinking for `delay`.
+    struct Slow {
+        delay: Duration,
+    }
+
+    impl<G: Geometry> Contestant<G> for Slow {
+        fn name(&self) -> String {
+            "slow".into()
+        }
+        fn new_game(&mut self) -> Result<()> {
+            Ok(())
+        }
+        fn choose(&mut self, game: &Game<G>, _: Budget) -> Result<Move<G>> {
+            std::thread::sleep(self.delay);
+            Ok(game.position().legal_moves()[0])
+        }
+    }
+
+    fn rules(budget: Budget, max_plies: usize) -> Rules {
+        Rules {
+            budget,
+            max_plies,
+            adjudicate: None,
+        }
+    }
+
+    #[test]
+    fn a_side_whose_clock_runs_out_loses_on_time() {
+        let mut slow = Slow {
+            delay: Duration::from_millis(40),
+        };
+        let mut quick = Slow {
+            delay: Duration::ZERO,
+        };
+        let clock = rules(Budget::Clock(Duration::from_millis(100)), 100);
+        let f = play_game::<G10>(&[], &INTERNATIONAL, &mut slow, &mut quick, &clock).unwrap();
+        assert_eq!(f.winner, Some(Side::Black), "{}", f.why);
+        assert!(f.forfeit && f.why == "slow lost on time", "{}", f.why);
+        // White's third move takes its clock past 100 ms (its second, on a machine so loaded
+        // that each sleep overshoots by 10 ms): the time adds up over the moves.
+        assert!(
+            matches!(f.game.moves().len(), 2 | 4),
+            "{}",
+            f.game.moves().len()
+        );
+        // Without a clock the same players play on.
+        let per_move = rules(Budget::Time(Duration::from_millis(100)), 6);
+        let f = play_game::<G10>(&[], &INTERNATIONAL, &mut slow, &mut quick, &per_move).unwrap();
+        assert_eq!((f.winner, f.game.moves().len()), (None, 6), "{}", f.why);
+    }
+
+    #[test]
+    fn our_engine_keeps_within_a_game_clock() {
+        let engine = |label: &str, by_material: bool| {
+            let mut engine = Engine::<G10>::new(&INTERNATIONAL, 8);
+            engine.set_options(tablier_draughts_engine::SearchOptions {
+                moves_left_by_material: by_material,
+                ..Default::default()
+            });
+            EngineContestant {
+                engine,
+                label: label.into(),
+            }
+        };
+        let (mut a, mut b) = (engine("fixed", false), engine("material", true));
+        // Three seconds each for 40 plies (the last moves still get some 50 ms each, far
+        // above a loaded machine's scheduling delays): neither side may run out.
+        let clock = rules(Budget::Clock(Duration::from_secs(3)), 40);
+        let f = play_game::<G10>(&[], &INTERNATIONAL, &mut a, &mut b, &clock).unwrap();
+        assert!(!f.forfeit, "{}", f.why);
+    }
 }

@@ -180,9 +180,10 @@ impl Client {
 
     /// The engine's move in the current position of `game`: the position at the last
     /// irreversible move and the moves since (so that it sees repetitions), the level of
-    /// `budget`, `go think`, and its `done` line. The engine has ten times a move time and
-    /// 5 s more (120 s for a depth); past that it is sent `stop`, its late answer is
-    /// swallowed, and the move is an error.
+    /// `budget` (a clock as `level time=`, the time left for the game), `go think`, and its
+    /// `done` line. The engine has ten times a move time and 5 s more (120 s for a depth,
+    /// its time left and 5 s more on a clock); past that it is sent `stop`, its late answer
+    /// is swallowed, and the move is an error.
     ///
     /// # Errors
     /// No answer in time, the engine has quit, or its move is not legal here.
@@ -206,6 +207,10 @@ impl Client {
             Budget::Depth(d) => {
                 self.send(&format!("level depth={d}"))?;
                 Duration::from_secs(120)
+            }
+            Budget::Clock(t) => {
+                self.send(&format!("level time={:.3}", t.as_secs_f64()))?;
+                t + Duration::from_secs(5)
             }
         };
         self.send("go think")?;

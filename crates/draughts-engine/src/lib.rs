@@ -36,7 +36,9 @@ use tablier_draughts::{Geometry, Move, Position, Variant};
 
 pub use egtb::{Tables, Wdl};
 pub use eval::{Evaluator, Weights};
-pub use search::{Info, Limits, SearchOptions, SearchResult, TimeControl, INF, WIN};
+pub use search::{
+    moves_left, Info, Limits, SearchOptions, SearchResult, TimeControl, INF, SOFT_SHARE, WIN,
+};
 
 /// The highest level offered to people (level 0 is the weakest).
 pub const MAX_LEVEL: u8 = 8;

@@ -112,9 +112,42 @@ impl Limits {
 
     /// The (soft, hard) time budgets: no new iteration starts after the soft one, and the
     /// search stops at the hard one. `None` where there is no time limit. With a set time
-    /// per move both are that time; on a clock the soft budget keeps time for later moves.
+    /// per move both are that time; on a clock the soft budget keeps time for later moves,
+    /// and a clock without a move count is divided as if 30 moves were left.
     #[must_use]
     pub fn budgets(&self) -> (Option<Duration>, Option<Duration>) {
+        self.budgets_for(None, SOFT_SHARE)
+    }
+
+    /// The same budgets, where a clock without a move count is divided over the moves that
+    /// `pieces` on the board suggest are left ([`moves_left`]; `None`: 30 moves, whatever
+    /// the board), and the soft budget is `soft_share` of a move's even share of the clock
+    /// (at most the hard budget).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tablier_draughts_engine::{Limits, TimeControl};
+    /// let clock = Limits {
+    ///     time: TimeControl::Clock {
+    ///         remaining: Duration::from_secs(60),
+    ///         increment: Duration::ZERO,
+    ///         moves_to_go: None,
+    ///     },
+    ///     ..Limits::move_time(Duration::ZERO)
+    /// };
+    /// // Early in the game (40 pieces) a move gets less than the 30-move share ...
+    /// assert!(clock.budgets_for(Some(40), 0.6).0 < clock.budgets().0);
+    /// // ... and in an ending (10 pieces) more.
+    /// assert!(clock.budgets_for(Some(10), 0.6).0 > clock.budgets().0);
+    /// // A larger soft share starts more iterations.
+    /// assert!(clock.budgets_for(None, 0.8).0 > clock.budgets().0);
+    /// ```
+    #[must_use]
+    pub fn budgets_for(
+        &self,
+        pieces: Option<usize>,
+        soft_share: f64,
+    ) -> (Option<Duration>, Option<Duration>) {
         match self.time {
             TimeControl::Infinite => (None, None),
             // A set time per move is spent whole (what is left over is lost anyway): the
@@ -126,16 +159,32 @@ impl Limits {
                 increment,
                 moves_to_go,
             } => {
-                let moves = f64::from(moves_to_go.unwrap_or(30).clamp(1, 40));
+                let moves = match (moves_to_go, pieces) {
+                    (Some(m), _) => f64::from(m.clamp(1, 40)),
+                    (None, Some(p)) => f64::from(moves_left(p)),
+                    (None, None) => 30.0,
+                };
                 let reserve = Duration::from_millis(30).min(remaining / 4);
                 let usable = remaining.saturating_sub(reserve);
                 let base = usable.div_f64(moves) + increment.mul_f64(0.8);
                 let hard = (base * 3).min(usable.mul_f64(0.4)).min(usable);
-                let soft = base.mul_f64(0.6).min(hard);
+                let soft = base.mul_f64(soft_share.max(0.0)).min(hard);
                 (Some(soft), Some(hard))
             }
         }
     }
+}
+
+/// The share of a move's even share of a game clock after which no new iteration starts, by
+/// default.
+pub const SOFT_SHARE: f64 = 0.6;
+
+/// The moves a side is likely still to make with `pieces` on the board, for dividing a game
+/// clock: 8 more than the pieces, at least 16 and at most 48 (a game of strong engines from
+/// the start lasts some 50 moves a side before an ending the tables know).
+#[must_use]
+pub fn moves_left(pieces: usize) -> u32 {
+    (8 + pieces as u32).clamp(16, 48)
 }
 
 /// What the search reports after each completed iteration.
@@ -187,6 +236,15 @@ pub struct SearchOptions {
     /// `0.5 + ln(d)·ln(n) / lmr_divisor` plies shallower first ([`LMR_DIVISOR`] by default;
     /// smaller reduces more).
     pub lmr_divisor: f32,
+    /// On a game clock without a move count, divide the time left over the moves the
+    /// material suggests are left ([`moves_left`]) instead of 30 whatever the board. On by
+    /// default: in self-play against the engine with 30 moves, +40 =136 −24 at 10 s a game
+    /// (200 games) and +16 =72 −12 at 30 s (100 games), together 53.3%, +23 ± 22 Elo
+    /// (2026-11-29).
+    pub moves_left_by_material: bool,
+    /// On a game clock, the share of a move's even share of the time left after which no
+    /// new iteration starts ([`SOFT_SHARE`] by default).
+    pub soft_share: f64,
 }
 
 impl Default for SearchOptions {
@@ -194,6 +252,8 @@ impl Default for SearchOptions {
         SearchOptions {
             probcut_margin: PROBCUT_MARGIN,
             lmr_divisor: LMR_DIVISOR,
+            moves_left_by_material: true,
+            soft_share: SOFT_SHARE,
         }
     }
 }
@@ -598,7 +658,11 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         on_info: &mut dyn FnMut(&Info<G>),
     ) -> SearchResult<G> {
         self.start = Instant::now();
-        let (soft, hard) = limits.budgets();
+        let pieces = pos.pieces().len();
+        let (soft, hard) = limits.budgets_for(
+            self.options.moves_left_by_material.then_some(pieces),
+            self.options.soft_share,
+        );
         self.hard = hard.map(|d| self.start + d);
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         let mut root = Vec::new();

@@ -67,6 +67,21 @@ pub struct MatchArgs {
     /// Divisor of the opponent's late-move reductions when it is `tablier`.
     #[arg(long)]
     opponent_lmr_divisor: Option<f32>,
+    /// How our engine divides a game clock without a move count: `fixed` (as if 30 moves
+    /// were left) or `material` (the moves that the pieces on the board suggest; default:
+    /// the engine's).
+    #[arg(long)]
+    time_plan: Option<TimePlan>,
+    /// The same for the opponent when it is `tablier`.
+    #[arg(long)]
+    opponent_time_plan: Option<TimePlan>,
+    /// On a game clock, the share of a move's even share of the time left after which our
+    /// engine starts no new iteration (default: the engine's, 0.6).
+    #[arg(long)]
+    soft_share: Option<f64>,
+    /// The same for the opponent when it is `tablier`.
+    #[arg(long)]
+    opponent_soft_share: Option<f64>,
     /// Number of games (rounded up to an even number: each opening is played with both
     /// colours).
     #[arg(long, default_value_t = 200)]
@@ -82,6 +97,11 @@ pub struct MatchArgs {
     /// Against a DXP follower: the moves to make in that time (0: the whole game).
     #[arg(long, default_value_t = 0)]
     moves: u16,
+    /// Against `tablier` or a Hub engine: each side's time for the whole game, in seconds
+    /// (a game clock the runner keeps; a side whose clock runs out loses on time), instead
+    /// of a time per move.
+    #[arg(long)]
+    clock_seconds: Option<f64>,
     /// A fixed depth per move instead of a time (results that do not depend on the
     /// machine's load; a Hub opponent gets `level depth=N`).
     #[arg(long)]
@@ -132,26 +152,32 @@ impl MatchArgs {
                 self.time_per_game_min, self.moves
             )
         } else {
-            match self.depth {
-                Some(d) => format!("depth {d}"),
-                None => format!("{} s/move", self.move_time()),
+            match (self.depth, self.clock_seconds) {
+                (Some(d), _) => format!("depth {d}"),
+                (None, Some(c)) => format!("{c} s/game"),
+                (None, None) => format!("{} s/move", self.move_time()),
             }
         };
-        let options = |m: Option<i32>, t: Option<f32>| {
-            m.map_or(String::new(), |m| format!(", probcut {m}"))
-                + &t.map_or(String::new(), |t| format!(", lmr divisor {t}"))
-        };
+        let options =
+            |m: Option<i32>, t: Option<f32>, plan: Option<TimePlan>, soft: Option<f64>| {
+                m.map_or(String::new(), |m| format!(", probcut {m}"))
+                    + &t.map_or(String::new(), |t| format!(", lmr divisor {t}"))
+                    + &plan.map_or(String::new(), |p| format!(", time plan {p:?}"))
+                    + &soft.map_or(String::new(), |s| format!(", soft share {s}"))
+            };
         format!(
             "tablier ({}, {}{}) vs {} ({}, {}{}); {} {per_move}; openings of {} plies, seed {}; draw after {} plies; tables {}{}",
             self.weights.as_ref().map_or("shipped weights".into(), |p| p.display().to_string()),
             self.patterns.as_deref().unwrap_or("shipped patterns"),
-            options(self.probcut, self.lmr_divisor),
+            options(self.probcut, self.lmr_divisor, self.time_plan, self.soft_share),
             self.opponent,
             self.opponent_weights.as_ref().map_or("-".into(), |p| p.display().to_string()),
             self.opponent_patterns.as_deref().unwrap_or("-"),
             options(
                 self.opponent_probcut,
                 self.opponent_lmr_divisor,
+                self.opponent_time_plan,
+                self.opponent_soft_share,
             ),
             self.variant,
             self.opening_plies,
@@ -310,13 +336,34 @@ fn tables_of<G: Geometry>(
 }
 
 /// The search's switches: the engine's own, with ProbCut's margin where one is given.
-fn search_options(probcut: Option<i32>, lmr_divisor: Option<f32>) -> SearchOptions {
+/// How a game clock without a move count is divided (see
+/// [`SearchOptions::moves_left_by_material`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TimePlan {
+    /// As if 30 moves were left, whatever the board.
+    Fixed,
+    /// Over the moves that the pieces on the board suggest are left.
+    Material,
+}
+
+fn search_options(
+    probcut: Option<i32>,
+    lmr_divisor: Option<f32>,
+    plan: Option<TimePlan>,
+    soft_share: Option<f64>,
+) -> SearchOptions {
     let mut o = SearchOptions::default();
     if let Some(m) = probcut {
         o.probcut_margin = m.max(0);
     }
     if let Some(d) = lmr_divisor {
         o.lmr_divisor = d;
+    }
+    if let Some(p) = plan {
+        o.moves_left_by_material = p == TimePlan::Material;
+    }
+    if let Some(s) = soft_share {
+        o.soft_share = s;
     }
     o
 }
@@ -343,8 +390,12 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
         label: "tablier".into(),
     };
     ours.engine.set_tables(tables.clone());
-    ours.engine
-        .set_options(search_options(args.probcut, args.lmr_divisor));
+    ours.engine.set_options(search_options(
+        args.probcut,
+        args.lmr_divisor,
+        args.time_plan,
+        args.soft_share,
+    ));
     let mut theirs: Box<dyn Contestant<G>> = if args.opponent == "tablier" {
         let mut e = Engine::<G>::with_weights(
             variant,
@@ -355,6 +406,8 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
         e.set_options(search_options(
             args.opponent_probcut,
             args.opponent_lmr_divisor,
+            args.opponent_time_plan,
+            args.opponent_soft_share,
         ));
         Box::new(EngineContestant {
             engine: e,
@@ -365,9 +418,10 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
     };
     let pairs = args.games.div_ceil(2) as usize;
     let openings = ballot::<G>(variant, pairs, args.opening_plies, args.seed)?;
-    let budget = match args.depth {
-        Some(d) => Budget::Depth(d),
-        None => Budget::Time(Duration::from_secs_f64(args.move_time())),
+    let budget = match (args.depth, args.clock_seconds) {
+        (Some(d), _) => Budget::Depth(d),
+        (None, Some(c)) => Budget::Clock(Duration::from_secs_f64(c)),
+        (None, None) => Budget::Time(Duration::from_secs_f64(args.move_time())),
     };
     let rules = Rules {
         budget,
@@ -405,6 +459,7 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
     let per_move = match budget {
         Budget::Time(t) => format!("{:.3} s per move", t.as_secs_f64()),
         Budget::Depth(d) => format!("depth {d} per move"),
+        Budget::Clock(t) => format!("{:.1} s per game", t.as_secs_f64()),
     };
     let played = report.score().games();
     let heading = format!(
@@ -518,7 +573,12 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
     let mut engine = Some(Engine::<G10>::new(&INTERNATIONAL, 64));
     if let Some(e) = engine.as_mut() {
         e.set_tables(tables.clone());
-        e.set_options(search_options(args.probcut, args.lmr_divisor));
+        e.set_options(search_options(
+            args.probcut,
+            args.lmr_divisor,
+            args.time_plan,
+            args.soft_share,
+        ));
     }
     let adjudicate = if args.adjudicate { tables } else { None };
     let mut session: Option<Session> = None;
@@ -665,7 +725,26 @@ pub fn run(args: &MatchArgs) -> Result<()> {
             bail!("--lmr-divisor and --opponent-lmr-divisor must be between 0.5 and 100 (got {d})");
         }
     }
+    for s in [args.soft_share, args.opponent_soft_share]
+        .into_iter()
+        .flatten()
+    {
+        if !(0.05..=3.0).contains(&s) {
+            bail!("--soft-share and --opponent-soft-share must be between 0.05 and 3 (got {s})");
+        }
+    }
+    if let Some(c) = args.clock_seconds {
+        if !(0.1..=36_000.0).contains(&c) {
+            bail!("--clock-seconds must be between 0.1 and 36000");
+        }
+        if args.depth.is_some() || args.move_time.is_some() {
+            bail!("--clock-seconds is a game clock: give it without --depth or --move-time");
+        }
+    }
     if let Some(addr) = args.opponent.strip_prefix("dxp://") {
+        if args.clock_seconds.is_some() {
+            bail!("against a DXP follower the clock is --time-per-game-min (the GAMEREQ's)");
+        }
         return run_dxp_match(args, addr);
     }
     let variant = Variant::by_name(&args.variant)

@@ -29,6 +29,9 @@ if [ ${#need[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get update -qq
   "${sudo[@]}" apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+# gnubg makes ~/.gnubg at its first start, and quits ("File exists") when another gnubg
+# started at the same moment made it first: the tests start several at once.
+mkdir -p "$HOME/.gnubg"
 if command -v rustup >/dev/null; then
   rustup component add rustfmt clippy >/dev/null 2>&1 || true
 fi

@@ -258,3 +258,59 @@ fn a_bad_lmr_divisor_is_refused() {
         }
     }
 }
+
+/// Time settings that no engine can keep, or that a DXP match cannot use, are refused with
+/// a reason before any game is played.
+#[test]
+fn bad_clock_and_time_plan_settings_are_refused() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--soft-share", "NaN"], "must be between 0.05 and 3"),
+        (&["--soft-share", "0"], "must be between 0.05 and 3"),
+        (
+            &["--opponent-soft-share", "10"],
+            "must be between 0.05 and 3",
+        ),
+        (&["--clock-seconds", "0"], "--clock-seconds must be between"),
+        (
+            &["--clock-seconds", "inf"],
+            "--clock-seconds must be between",
+        ),
+        (
+            &["--clock-seconds", "NaN"],
+            "--clock-seconds must be between",
+        ),
+        (
+            &["--clock-seconds", "10", "--depth", "2"],
+            "without --depth or --move-time",
+        ),
+        (
+            &["--clock-seconds", "10", "--move-time", "0.1"],
+            "without --depth or --move-time",
+        ),
+        (
+            &["--clock-seconds", "10", "--opponent", "dxp://127.0.0.1:9"],
+            "the clock is --time-per-game-min",
+        ),
+        (&["--time-plan", "sometimes"], "invalid value 'sometimes'"),
+    ];
+    for (extra, reason) in cases {
+        let opponent: &[&str] = if extra.contains(&"--opponent") {
+            &[]
+        } else {
+            &["--opponent", "tablier"]
+        };
+        let out = Command::new(TABLIER)
+            .args(["match", "--games", "2"])
+            .args(opponent)
+            .args(*extra)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{extra:?}");
+        assert!(text(&out).contains(reason), "{extra:?}: {}", text(&out));
+        assert!(
+            !text(&out).contains("panicked"),
+            "{extra:?}: {}",
+            text(&out)
+        );
+    }
+}

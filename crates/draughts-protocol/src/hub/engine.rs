@@ -16,7 +16,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Result};
 use tablier_draughts::game::Game;
 use tablier_draughts::{with_board, Geometry, Position, Variant};
-use tablier_draughts_engine::{Engine, Info, Limits, Tables, TimeControl};
+use tablier_draughts_engine::{Engine, Info, Limits, Tables, TimeControl, SOFT_SHARE};
 
 use super::codec::{
     argument, error_line, parse_line, parse_move, parse_position, write_move, write_score,
@@ -252,7 +252,9 @@ pub struct Session {
     pos: Option<(String, Vec<String>)>,
     /// Whether the engine has been started (`init`).
     started: bool,
-    pondering: Option<Limits>,
+    /// The limits of a `go ponder` (and the pieces in the position it ponders), kept for
+    /// the `ponder-hit` that turns it into a timed search.
+    pondering: Option<(Limits, Option<usize>)>,
     /// The most bytes the hash table may take.
     memory_limit: u64,
 }
@@ -374,7 +376,17 @@ impl Session {
                 let limits = match mode {
                     "analyze" | "analyse" => self.level.limits(true),
                     "ponder" => {
-                        self.pondering = Some(self.level.limits(false));
+                        let job = Job {
+                            pos: pos.clone(),
+                            moves: moves.clone(),
+                            limits: self.level.limits(false),
+                        };
+                        let variant = self.variant;
+                        let pieces = with_board!(variant.board, G => job
+                            .positions::<G>(variant)
+                            .ok()
+                            .map(|(p, _)| p.pieces().len()));
+                        self.pondering = Some((self.level.limits(false), pieces));
                         Limits {
                             time: TimeControl::Infinite,
                             ..self.level.limits(false)
@@ -385,8 +397,10 @@ impl Session {
                 return Effect::Go(Job { pos, moves, limits });
             }
             "ponder-hit" => {
-                if let Some(l) = self.pondering.take() {
-                    if let (_, Some(hard)) = l.budgets() {
+                // The search's own time plan: the clock is divided over the moves the
+                // pondered position's material suggests are left.
+                if let Some((l, pieces)) = self.pondering.take() {
+                    if let (_, Some(hard)) = l.budgets_for(pieces, SOFT_SHARE) {
                         return Effect::StopAfter(hard);
                     }
                 }
@@ -843,6 +857,55 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A `ponder-hit` on a game clock gives the search the time the engine's own plan gives
+    /// that position: less at the start (40 pieces) than the 30-move share, more in an
+    /// ending.
+    #[test]
+    fn a_ponder_hit_spends_what_the_material_plan_gives() {
+        let start = write_position(&Position::<G10>::start(&INTERNATIONAL).unwrap());
+        // White men on 31 and 32, black men on 19 and 20: four pieces.
+        let ending = format!(
+            "W{}",
+            (1..=50)
+                .map(|sq| match sq {
+                    31 | 32 => 'w',
+                    19 | 20 => 'b',
+                    _ => 'e',
+                })
+                .collect::<String>()
+        );
+        let clock = |pieces| {
+            Limits {
+                time: TimeControl::Clock {
+                    remaining: Duration::from_secs(60),
+                    increment: Duration::ZERO,
+                    moves_to_go: None,
+                },
+                ..Limits::move_time(Duration::ZERO)
+            }
+            .budgets_for(pieces, SOFT_SHARE)
+            .1
+            .unwrap()
+        };
+        for (pos, pieces) in [(start, 40), (ending, 4)] {
+            let (mut s, mut said) = session(1 << 30);
+            for line in [
+                "init",
+                "level time=60",
+                &format!("pos pos={pos}"),
+                "go ponder",
+            ] {
+                send(&mut s, &mut said, line);
+            }
+            assert!(said.is_empty(), "{said:?}");
+            match send(&mut s, &mut said, "ponder-hit") {
+                Effect::StopAfter(hard) => assert_eq!(hard, clock(Some(pieces))),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(clock(Some(40)) < clock(None) && clock(None) < clock(Some(4)));
     }
 
     /// Numbers as a GUI (or an attacker) may write them: any integer or float, and the

@@ -37,7 +37,8 @@ use tablier_draughts::{Geometry, Move, Position, Variant};
 pub use egtb::{Tables, Wdl};
 pub use eval::{Evaluator, Weights};
 pub use search::{
-    moves_left, Info, Limits, SearchOptions, SearchResult, TimeControl, INF, SOFT_SHARE, WIN,
+    moves_left, stability_factor, Info, Limits, SearchOptions, SearchResult, TimeControl, INF,
+    SOFT_SHARE, WIN,
 };
 
 /// The highest level offered to people (level 0 is the weakest).
@@ -317,6 +318,42 @@ mod tests {
         };
         let (more, default, less) = (nodes(1.0), nodes(search::LMR_DIVISOR), nodes(8.0));
         assert!(more < default && default < less, "{more} {default} {less}");
+    }
+
+    /// Stretching the soft budget where the search is unsure never takes it past the hard
+    /// one: on a clock of 2 s with one move to go, the search stops by 0.8 s (and some
+    /// slack for a loaded machine), whatever the best move does.
+    #[test]
+    fn time_by_stability_keeps_within_the_hard_budget() {
+        let pos = Position::<G10>::start(&INTERNATIONAL).unwrap();
+        let limits = Limits {
+            time: TimeControl::Clock {
+                remaining: Duration::from_secs(2),
+                increment: Duration::ZERO,
+                moves_to_go: Some(1),
+            },
+            ..Limits::move_time(Duration::ZERO)
+        };
+        let hard = limits.budgets().1.unwrap();
+        assert_eq!(
+            hard,
+            Duration::from_secs(2)
+                .saturating_sub(Duration::from_millis(30))
+                .mul_f64(0.4)
+        );
+        let mut e = Engine::<G10>::new(&INTERNATIONAL, 1);
+        e.set_options(SearchOptions {
+            time_by_stability: true,
+            ..SearchOptions::default()
+        });
+        let start = std::time::Instant::now();
+        let r = e.search(&pos, &[], &limits, &mut |_| {});
+        assert!(r.best.is_some());
+        assert!(
+            start.elapsed() < hard + Duration::from_millis(500),
+            "{:?}",
+            start.elapsed()
+        );
     }
 
     #[test]

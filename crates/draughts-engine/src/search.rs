@@ -245,6 +245,11 @@ pub struct SearchOptions {
     /// On a game clock, the share of a move's even share of the time left after which no
     /// new iteration starts ([`SOFT_SHARE`] by default).
     pub soft_share: f64,
+    /// On a game clock, stretch the soft budget where the search is unsure (the best move
+    /// changed in the last iteration, or the score fell), and shorten it where the best
+    /// move has stood for several iterations ([`stability_factor`]); never past the hard
+    /// budget. Off by default.
+    pub time_by_stability: bool,
 }
 
 impl Default for SearchOptions {
@@ -254,7 +259,34 @@ impl Default for SearchOptions {
             lmr_divisor: LMR_DIVISOR,
             moves_left_by_material: true,
             soft_share: SOFT_SHARE,
+            time_by_stability: false,
         }
+    }
+}
+
+/// How much of the soft time budget the next iteration may start within, given how many
+/// iterations in a row the best move has stood (`stable`, 0: it just changed) and how far
+/// the score fell in the last one (centi-men; negative: it rose): ×1.5 after a change,
+/// ×0.75 after four unchanged iterations, and ×1.3 more after a fall of 25 centi-men or
+/// more.
+///
+/// ```
+/// use tablier_draughts_engine::stability_factor;
+/// assert!(stability_factor(0, 0) > stability_factor(1, 0));
+/// assert!(stability_factor(4, 0) < 1.0);
+/// assert!(stability_factor(4, 40) > stability_factor(4, 0));
+/// ```
+#[must_use]
+pub fn stability_factor(stable: u32, fall: i32) -> f64 {
+    let base = match stable {
+        0 => 1.5,
+        1..=3 => 1.0,
+        _ => 0.75,
+    };
+    if fall >= 25 {
+        base * 1.3
+    } else {
+        base
     }
 }
 
@@ -689,6 +721,11 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         // Root moves in the order of the last iteration's scores.
         let mut order: Vec<usize> = (0..root.len()).collect();
         let mut prev_score = 0;
+        // Iterations in a row that the best move has stood, and how far the score fell in
+        // the last one (for `time_by_stability`).
+        let mut stable = 0u32;
+        let mut fall = 0;
+        let on_clock = matches!(limits.time, TimeControl::Clock { .. });
         for depth in 1..=max_depth {
             self.seldepth = 0;
             let d = depth as i32;
@@ -733,6 +770,14 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                 result.pv = pv;
             }
             if !self.stopped {
+                if depth > 1 {
+                    stable = if result.pv.first() == Some(&bm) {
+                        stable + 1
+                    } else {
+                        0
+                    };
+                    fall = prev_score - score;
+                }
                 result.score = score;
                 result.depth = depth;
                 prev_score = score;
@@ -749,7 +794,15 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                 });
             }
             if self.stopped
-                || soft.is_some_and(|s| self.start.elapsed() >= s)
+                || soft.is_some_and(|s| {
+                    let s = if self.options.time_by_stability && on_clock && depth > 1 {
+                        s.mul_f64(stability_factor(stable, fall))
+                            .min(hard.unwrap_or(s))
+                    } else {
+                        s
+                    };
+                    self.start.elapsed() >= s
+                })
                 || (is_mate(score) && depth as i32 > WIN - score.abs() + 2)
             {
                 break;

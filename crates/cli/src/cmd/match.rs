@@ -82,6 +82,14 @@ pub struct MatchArgs {
     /// The same for the opponent when it is `tablier`.
     #[arg(long)]
     opponent_soft_share: Option<f64>,
+    /// On a game clock, stretch our engine's soft budget where its best move just changed
+    /// or its score fell, and shorten it where the best move stands (`true` or `false`;
+    /// default: the engine's, false).
+    #[arg(long)]
+    time_by_stability: Option<bool>,
+    /// The same for the opponent when it is `tablier`.
+    #[arg(long)]
+    opponent_time_by_stability: Option<bool>,
     /// Number of games (rounded up to an even number: each opening is played with both
     /// colours).
     #[arg(long, default_value_t = 200)]
@@ -158,18 +166,28 @@ impl MatchArgs {
                 (None, None) => format!("{} s/move", self.move_time()),
             }
         };
-        let options =
-            |m: Option<i32>, t: Option<f32>, plan: Option<TimePlan>, soft: Option<f64>| {
-                m.map_or(String::new(), |m| format!(", probcut {m}"))
-                    + &t.map_or(String::new(), |t| format!(", lmr divisor {t}"))
-                    + &plan.map_or(String::new(), |p| format!(", time plan {p:?}"))
-                    + &soft.map_or(String::new(), |s| format!(", soft share {s}"))
-            };
+        let options = |m: Option<i32>,
+                       t: Option<f32>,
+                       plan: Option<TimePlan>,
+                       soft: Option<f64>,
+                       stability: Option<bool>| {
+            m.map_or(String::new(), |m| format!(", probcut {m}"))
+                + &t.map_or(String::new(), |t| format!(", lmr divisor {t}"))
+                + &plan.map_or(String::new(), |p| format!(", time plan {p:?}"))
+                + &soft.map_or(String::new(), |s| format!(", soft share {s}"))
+                + &stability.map_or(String::new(), |b| format!(", time by stability {b}"))
+        };
         format!(
             "tablier ({}, {}{}) vs {} ({}, {}{}); {} {per_move}; openings of {} plies, seed {}; draw after {} plies; tables {}{}",
             self.weights.as_ref().map_or("shipped weights".into(), |p| p.display().to_string()),
             self.patterns.as_deref().unwrap_or("shipped patterns"),
-            options(self.probcut, self.lmr_divisor, self.time_plan, self.soft_share),
+            options(
+                self.probcut,
+                self.lmr_divisor,
+                self.time_plan,
+                self.soft_share,
+                self.time_by_stability,
+            ),
             self.opponent,
             self.opponent_weights.as_ref().map_or("-".into(), |p| p.display().to_string()),
             self.opponent_patterns.as_deref().unwrap_or("-"),
@@ -178,6 +196,7 @@ impl MatchArgs {
                 self.opponent_lmr_divisor,
                 self.opponent_time_plan,
                 self.opponent_soft_share,
+                self.opponent_time_by_stability,
             ),
             self.variant,
             self.opening_plies,
@@ -351,6 +370,7 @@ fn search_options(
     lmr_divisor: Option<f32>,
     plan: Option<TimePlan>,
     soft_share: Option<f64>,
+    stability: Option<bool>,
 ) -> SearchOptions {
     let mut o = SearchOptions::default();
     if let Some(m) = probcut {
@@ -364,6 +384,9 @@ fn search_options(
     }
     if let Some(s) = soft_share {
         o.soft_share = s;
+    }
+    if let Some(b) = stability {
+        o.time_by_stability = b;
     }
     o
 }
@@ -395,6 +418,7 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
         args.lmr_divisor,
         args.time_plan,
         args.soft_share,
+        args.time_by_stability,
     ));
     let mut theirs: Box<dyn Contestant<G>> = if args.opponent == "tablier" {
         let mut e = Engine::<G>::with_weights(
@@ -408,6 +432,7 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
             args.opponent_lmr_divisor,
             args.opponent_time_plan,
             args.opponent_soft_share,
+            args.opponent_time_by_stability,
         ));
         Box::new(EngineContestant {
             engine: e,
@@ -578,6 +603,7 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
             args.lmr_divisor,
             args.time_plan,
             args.soft_share,
+            args.time_by_stability,
         ));
     }
     let adjudicate = if args.adjudicate { tables } else { None };

@@ -54,6 +54,10 @@ pub struct DxpArgs {
     /// been played and it is our turn.
     #[arg(long)]
     max_plies: Option<u32>,
+    /// Think on the other side's time too (pondering: search the position after the reply
+    /// our engine expects until the reply arrives).
+    #[arg(long)]
+    ponder: bool,
     /// Follower: serve one connection, then exit.
     #[arg(long)]
     once: bool,
@@ -123,6 +127,7 @@ fn session(stream: TcpStream, args: &DxpArgs, engine: Engine<G10>) -> Result<Ses
         move_time: move_time(args)?,
         max_plies: args.max_plies,
         adjudicate: None,
+        ponder: args.ponder,
     };
     let transcript = args.transcript;
     Ok(Session::new(

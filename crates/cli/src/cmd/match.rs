@@ -105,6 +105,10 @@ pub struct MatchArgs {
     /// Against a DXP follower: the moves to make in that time (0: the whole game).
     #[arg(long, default_value_t = 0)]
     moves: u16,
+    /// Against a DXP follower: our engine thinks on the follower's time too (pondering: it
+    /// searches the position after the reply it expects until the reply arrives).
+    #[arg(long)]
+    ponder: bool,
     /// Against `tablier` or a Hub engine: each side's time for the whole game, in seconds
     /// (a game clock the runner keeps; a side whose clock runs out loses on time), instead
     /// of a time per move.
@@ -155,8 +159,9 @@ impl MatchArgs {
             let ours = self
                 .move_time
                 .map_or(String::new(), |t| format!(", tablier {t} s/move"));
+            let ponder = if self.ponder { ", tablier ponders" } else { "" };
             format!(
-                "{} min/game for {} moves{ours}",
+                "{} min/game for {} moves{ours}{ponder}",
                 self.time_per_game_min, self.moves
             )
         } else {
@@ -535,6 +540,7 @@ fn dxp_session(
         move_time: args.move_time.map(Duration::from_secs_f64),
         max_plies: Some(u32::try_from(args.max_plies).unwrap_or(u32::MAX)),
         adjudicate: tables,
+        ponder: args.ponder,
     };
     Ok(Session::new(
         transport,
@@ -609,6 +615,8 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
     let adjudicate = if args.adjudicate { tables } else { None };
     let mut session: Option<Session> = None;
     let mut opponent = String::from("the follower");
+    // This run's replies pondered on, and how many came as expected.
+    let mut pondered = (0u32, 0u32);
     let mut failures = 0;
     /// Connection failures tolerated in one run before the match stops.
     const MAX_FAILURES: u32 = 5;
@@ -681,6 +689,8 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
                     }
                 };
                 opponent.clone_from(&played.opponent);
+                pondered.0 += played.pondered.0;
+                pondered.1 += played.pondered.1;
                 let (outcome, why) = match played.score {
                     Score::Win => (Outcome::Win, played.why.clone()),
                     Score::Draw => (Outcome::Draw, played.why.clone()),
@@ -724,6 +734,14 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
     }
     if let Some(mut s) = session.take() {
         s.close();
+    }
+    if args.ponder && pondered.0 > 0 {
+        report.remark(format!(
+            "pondered on {} replies in this run, {} of them ({:.0}%) the one expected",
+            pondered.0,
+            pondered.1,
+            100.0 * f64::from(pondered.1) / f64::from(pondered.0)
+        ));
     }
     let played = report.score().games();
     let heading = format!(
@@ -772,6 +790,9 @@ pub fn run(args: &MatchArgs) -> Result<()> {
             bail!("against a DXP follower the clock is --time-per-game-min (the GAMEREQ's)");
         }
         return run_dxp_match(args, addr);
+    }
+    if args.ponder {
+        bail!("--ponder is for a DXP follower (--opponent dxp://HOST:PORT): the other matches take turns on one thread");
     }
     let variant = Variant::by_name(&args.variant)
         .ok_or_else(|| anyhow!("unknown variant {}", args.variant))?;

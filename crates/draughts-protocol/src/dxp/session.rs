@@ -7,6 +7,11 @@
 //! engine searches (a GAMEEND, a BACKREQ) stops the search at once. What happens on the
 //! connection (messages sent and received, chats, remarks) goes to a [`Note`] callback; the
 //! results of the games to another.
+//!
+//! With [`Options::ponder`], our engine also thinks on the other side's time: after each of
+//! our moves it searches the position after the reply its search expects, until the reply
+//! (or any other message) arrives. When the expected reply comes, the search of our next
+//! move starts from a hash table that already holds that work.
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpStream};
@@ -108,6 +113,9 @@ pub struct Options {
     /// in them, the game ends with the result they give (GAMEEND with our claim, a chat
     /// saying why), and [`Played::adjudicated`] says so.
     pub adjudicate: Option<Arc<Tables>>,
+    /// Think on the other side's time (pondering; DXP has no message for it, so either side
+    /// may): see the module's documentation.
+    pub ponder: bool,
 }
 
 /// The games an initiator asks for: `games` games from `start`, colours alternating (we
@@ -359,6 +367,12 @@ pub struct Played {
     pub adjudicated: bool,
     /// The game as played, from the position it started from.
     pub game: Game<G10>,
+    /// With [`Options::ponder`]: the other side's moves we pondered on, and how many of them
+    /// were the reply we expected.
+    pub pondered: (u32, u32),
+    /// The nodes of each search for our moves, in order (pondering not counted; a move
+    /// played without a search, a forced one, left out).
+    pub nodes: Vec<u64>,
 }
 
 impl Played {
@@ -407,6 +421,7 @@ pub struct Session {
     move_time: Option<Duration>,
     max_plies: Option<u32>,
     adjudicate: Option<Arc<Tables>>,
+    ponder: bool,
 }
 
 /// The game being played.
@@ -419,6 +434,10 @@ struct Current {
     /// Moves to make in the clock's time (0: all).
     control_moves: u16,
     our_moves: u32,
+    /// Replies pondered on, and how many came as expected.
+    pondered: (u32, u32),
+    /// Nodes of each search for our moves.
+    nodes: Vec<u64>,
 }
 
 impl Current {
@@ -433,6 +452,8 @@ impl Current {
             peer_stop,
             adjudicated: false,
             game: self.game.clone(),
+            pondered: self.pondered,
+            nodes: self.nodes.clone(),
         }
     }
 }
@@ -454,6 +475,7 @@ impl Session {
             move_time: options.move_time,
             max_plies: options.max_plies,
             adjudicate: options.adjudicate,
+            ponder: options.ponder,
         }
     }
 
@@ -589,6 +611,8 @@ impl Session {
     /// Plays one game to its end (both GAMEENDs exchanged).
     fn play(&mut self, mut cur: Current) -> Result<Played> {
         self.engine.new_game();
+        // The reply our last search expects, to ponder on.
+        let mut expected: Option<Move<G10>> = None;
         loop {
             let to_move = cur.game.position().side_to_move();
             if to_move == cur.us {
@@ -646,9 +670,15 @@ impl Session {
                 let hist = cur.game.positions_since_irreversible();
                 let hist = hist[..hist.len().saturating_sub(1)].to_vec();
                 let started = Instant::now();
+                // A message that stopped an earlier search (a ponder's, a GAMEEND or BACKREQ
+                // during our search) must not stop this one.
+                self.engine.stop_flag().store(false, Ordering::Relaxed);
                 self.conn.searching.store(true, Ordering::Relaxed);
                 let result = self.engine.search(&pos, &hist, &limits, &mut |_| {});
                 self.conn.searching.store(false, Ordering::Relaxed);
+                if result.nodes > 0 {
+                    cur.nodes.push(result.nodes);
+                }
                 let used = started.elapsed();
                 if let Some(c) = cur.clock.as_mut() {
                     *c = c.saturating_sub(used);
@@ -703,6 +733,7 @@ impl Session {
                     .play(&best)
                     .map_err(|e| anyhow!("our own move {e}"))?;
                 cur.our_moves += 1;
+                expected = result.ponder.filter(|_| self.ponder);
                 continue;
             }
             // The other side is to move. If it has no legal move, only a GAMEEND can come;
@@ -715,6 +746,15 @@ impl Session {
                         return self.end_game(&cur, EndReason::Win, Score::Win, why);
                     }
                 }
+            } else if let Some(reply) = expected.take() {
+                let item = self.ponder(&cur, &reply);
+                if let Incoming::Message(Message::Move(m), _) = &item {
+                    cur.pondered.0 += 1;
+                    if Move::<G10>::new(m.from, m.to, &m.captured) == reply {
+                        cur.pondered.1 += 1;
+                    }
+                }
+                item
             } else {
                 self.conn.recv()
             };
@@ -777,6 +817,34 @@ impl Session {
         }
     }
 
+    /// Searches the position after `reply` (the other side to move in `cur`) until a message
+    /// arrives, and returns that message. The search's only use is the hash table it fills.
+    fn ponder(&mut self, cur: &Current, reply: &Move<G10>) -> Incoming {
+        let mut game = cur.game.clone();
+        if game.play(reply).is_err() || game.ending().is_some() {
+            return self.conn.recv();
+        }
+        let pos = *game.position();
+        let hist = game.positions_since_irreversible();
+        let hist = hist[..hist.len().saturating_sub(1)].to_vec();
+        let limits = Limits {
+            depth: None,
+            nodes: None,
+            time: TimeControl::Infinite,
+            search_forced: false,
+        };
+        self.engine.stop_flag().store(false, Ordering::Relaxed);
+        self.conn.searching.store(true, Ordering::Relaxed);
+        // What arrived before the reader knew of the search would not stop it.
+        if let Some(item) = self.conn.recv_timeout(Duration::ZERO) {
+            self.conn.searching.store(false, Ordering::Relaxed);
+            return item;
+        }
+        self.engine.search(&pos, &hist, &limits, &mut |_| {});
+        self.conn.searching.store(false, Ordering::Relaxed);
+        self.conn.recv()
+    }
+
     /// Serves the connection as follower until the other side closes it: answers each
     /// GAMEREQ (refusing, with a chat saying why, a version other than 01, a malformed
     /// request or an impossible start position) and plays the games. `peer` names the other
@@ -825,6 +893,8 @@ impl Session {
                         clock: game_clock(req.minutes),
                         control_moves: req.moves,
                         our_moves: 0,
+                        pondered: (0, 0),
+                        nodes: Vec::new(),
                     };
                     let played = self.play(cur)?;
                     games += 1;
@@ -934,6 +1004,8 @@ impl Session {
                 clock: game_clock(series.minutes),
                 control_moves: series.moves,
                 our_moves: 0,
+                pondered: (0, 0),
+                nodes: Vec::new(),
             };
             let p = self.play(cur)?;
             on_game(played.len() + 1, &p);
@@ -1021,14 +1093,61 @@ mod socket_tests {
     }
 
     fn session(s: UnixStream, name: &str, max_plies: Option<u32>) -> Session {
+        session_with(s, name, max_plies, 5, false)
+    }
+
+    fn session_with(
+        s: UnixStream,
+        name: &str,
+        max_plies: Option<u32>,
+        move_ms: u64,
+        ponder: bool,
+    ) -> Session {
         let options = Options {
             name: name.to_string(),
-            move_time: Some(Duration::from_millis(5)),
+            move_time: Some(Duration::from_millis(move_ms)),
             max_plies,
             adjudicate: None,
+            ponder,
         };
         let engine = Engine::<G10>::new(&INTERNATIONAL, 1);
         Session::new(transport(s), engine, options, |_| {})
+    }
+
+    #[test]
+    fn a_pondering_initiator_ponders_on_each_reply_and_searches_its_moves_in_full() {
+        let (a, b) = UnixStream::pair().unwrap();
+        let follower = std::thread::spawn(move || {
+            let mut s = session_with(b, "follower", None, 40, false);
+            s.follow("peer", &mut |_, _| {}).unwrap();
+        });
+        let mut s = session_with(a, "initiator", Some(24), 40, true);
+        // A stop flag left raised (by a message that stopped an earlier search) must not cut
+        // the next search short.
+        s.engine.stop_flag().store(true, Ordering::Relaxed);
+        let series = Series {
+            games: 1,
+            minutes: 1,
+            moves: 0,
+            start: Position::start(&INTERNATIONAL).unwrap(),
+            first_colour: Side::White,
+        };
+        let played = s.initiate("follower", &series, &mut |_, _| {}).unwrap();
+        s.close();
+        follower.join().unwrap();
+        let game = &played[0];
+        assert_eq!(game.plies, 24);
+        // Of the replies to our 12 moves (the last never comes: the cap ends the game on our
+        // turn), those after a move that was searched are pondered on (a forced move is
+        // played unsearched, with no reply expected); the follower thinks 40 ms a move, so
+        // the expected reply is often the one that comes.
+        let (pondered, hits) = game.pondered;
+        assert!((3..=11).contains(&pondered), "{:?}", game.pondered);
+        assert!(hits >= 1 && hits <= pondered, "{:?}", game.pondered);
+        // 40 ms a move is tens of thousands of nodes; a search stopped by a stale flag
+        // gives up after 1,024.
+        assert!(game.nodes.len() >= 6, "{:?}", game.nodes);
+        assert!(game.nodes.iter().all(|&n| n > 4_096), "{:?}", game.nodes);
     }
 
     #[test]

@@ -1114,6 +1114,17 @@ mod socket_tests {
         Session::new(transport(s), engine, options, |_| {})
     }
 
+    /// `games` one-minute games from the start, the initiator White in the first.
+    fn from_the_start(games: u32) -> Series {
+        Series {
+            games,
+            minutes: 1,
+            moves: 0,
+            start: Position::start(&INTERNATIONAL).unwrap(),
+            first_colour: Side::White,
+        }
+    }
+
     #[test]
     fn a_pondering_initiator_ponders_on_each_reply_and_searches_its_moves_in_full() {
         let (a, b) = UnixStream::pair().unwrap();
@@ -1125,14 +1136,9 @@ mod socket_tests {
         // A stop flag left raised (by a message that stopped an earlier search) must not cut
         // the next search short.
         s.engine.stop_flag().store(true, Ordering::Relaxed);
-        let series = Series {
-            games: 1,
-            minutes: 1,
-            moves: 0,
-            start: Position::start(&INTERNATIONAL).unwrap(),
-            first_colour: Side::White,
-        };
-        let played = s.initiate("follower", &series, &mut |_, _| {}).unwrap();
+        let played = s
+            .initiate("follower", &from_the_start(1), &mut |_, _| {})
+            .unwrap();
         s.close();
         follower.join().unwrap();
         let game = &played[0];
@@ -1163,16 +1169,9 @@ mod socket_tests {
         // The initiator alone caps the games: it ends them on its turn, and closes the
         // connection only once the follower has answered its last GAMEEND.
         let mut s = session(a, "initiator", Some(6));
-        let series = Series {
-            games: 2,
-            minutes: 1,
-            moves: 0,
-            start: Position::start(&INTERNATIONAL).unwrap(),
-            first_colour: Side::White,
-        };
         let mut numbers = Vec::new();
         let played = s
-            .initiate("follower", &series, &mut |n, _| numbers.push(n))
+            .initiate("follower", &from_the_start(2), &mut |n, _| numbers.push(n))
             .unwrap();
         s.close();
         let theirs = follower.join().unwrap();

@@ -234,11 +234,15 @@ impl Connection {
                     overflow = false;
                     heard_by_reader.store(true, Ordering::Relaxed);
                     let is_chat = matches!(item, Incoming::Message(Message::Chat(_), _));
-                    if !is_chat && flag.load(Ordering::Relaxed) {
-                        engine_stop.store(true, Ordering::Relaxed);
-                    }
                     if tx.send(item).is_err() {
                         return;
+                    }
+                    // Only once the message waits in the channel: a search that began before
+                    // this point is stopped, one that begins after it finds the message there
+                    // (`Session::ponder` looks before it searches), so none waits for ever.
+                    std::sync::atomic::fence(Ordering::SeqCst);
+                    if !is_chat && flag.load(Ordering::SeqCst) {
+                        engine_stop.store(true, Ordering::SeqCst);
                     }
                 }
             }
@@ -833,8 +837,9 @@ impl Session {
             time: TimeControl::Infinite,
             search_forced: false,
         };
-        self.engine.stop_flag().store(false, Ordering::Relaxed);
-        self.conn.searching.store(true, Ordering::Relaxed);
+        self.engine.stop_flag().store(false, Ordering::SeqCst);
+        self.conn.searching.store(true, Ordering::SeqCst);
+        std::sync::atomic::fence(Ordering::SeqCst);
         // What arrived before the reader knew of the search would not stop it.
         if let Some(item) = self.conn.recv_timeout(Duration::ZERO) {
             self.conn.searching.store(false, Ordering::Relaxed);

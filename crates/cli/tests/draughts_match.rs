@@ -259,8 +259,8 @@ fn a_bad_lmr_divisor_is_refused() {
     }
 }
 
-/// Time settings that no engine can keep, or that a DXP match cannot use, are refused with
-/// a reason before any game is played.
+/// Time settings that no engine can keep, or that a DXP match cannot use, and pondering
+/// against anything but a DXP follower, are refused with a reason before any game is played.
 #[test]
 fn bad_clock_and_time_plan_settings_are_refused() {
     let cases: &[(&[&str], &str)] = &[
@@ -292,6 +292,7 @@ fn bad_clock_and_time_plan_settings_are_refused() {
             "the clock is --time-per-game-min",
         ),
         (&["--time-plan", "sometimes"], "invalid value 'sometimes'"),
+        (&["--ponder"], "--ponder is for a DXP follower"),
     ];
     for (extra, reason) in cases {
         let opponent: &[&str] = if extra.contains(&"--opponent") {

@@ -615,8 +615,9 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
     let adjudicate = if args.adjudicate { tables } else { None };
     let mut session: Option<Session> = None;
     let mut opponent = String::from("the follower");
-    // This run's replies pondered on, and how many came as expected.
-    let mut pondered = (0u32, 0u32);
+    // This run's replies pondered on, how many came as expected, and those that came while
+    // we pondered on the follower's position itself (no reply expected).
+    let mut pondered = (0u32, 0u32, 0u32);
     let mut failures = 0;
     /// Connection failures tolerated in one run before the match stops.
     const MAX_FAILURES: u32 = 5;
@@ -691,6 +692,7 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
                 opponent.clone_from(&played.opponent);
                 pondered.0 += played.pondered.0;
                 pondered.1 += played.pondered.1;
+                pondered.2 += played.pondered_open;
                 let (outcome, why) = match played.score {
                     Score::Win => (Outcome::Win, played.why.clone()),
                     Score::Draw => (Outcome::Draw, played.why.clone()),
@@ -737,10 +739,12 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
     }
     if args.ponder && pondered.0 > 0 {
         report.remark(format!(
-            "pondered on {} replies in this run, {} of them ({:.0}%) the one expected",
+            "pondered on {} replies in this run, {} of them ({:.0}%) the one expected; \
+             {} more on the follower's position itself (no reply expected)",
             pondered.0,
             pondered.1,
-            100.0 * f64::from(pondered.1) / f64::from(pondered.0)
+            100.0 * f64::from(pondered.1) / f64::from(pondered.0),
+            pondered.2
         ));
     }
     let played = report.score().games();

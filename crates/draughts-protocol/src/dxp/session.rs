@@ -11,7 +11,9 @@
 //! With [`Options::ponder`], our engine also thinks on the other side's time: after each of
 //! our moves it searches the position after the reply its search expects, until the reply
 //! (or any other message) arrives. When the expected reply comes, the search of our next
-//! move starts from a hash table that already holds that work.
+//! move starts from a hash table that already holds that work. Where no reply is expected (our
+//! move was forced, so not searched, or the other side moves first) it searches the other
+//! side's position itself, which fills the table under every reply, less deeply.
 
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpStream};
@@ -374,6 +376,10 @@ pub struct Played {
     /// With [`Options::ponder`]: the other side's moves we pondered on, and how many of them
     /// were the reply we expected.
     pub pondered: (u32, u32),
+    /// With [`Options::ponder`]: the other side's moves that came while we pondered on its
+    /// position itself, no reply being expected (after a forced move of ours, which is played
+    /// unsearched, or on its first move).
+    pub pondered_open: u32,
     /// The nodes of each search for our moves, in order (pondering not counted; a move
     /// played without a search, a forced one, left out).
     pub nodes: Vec<u64>,
@@ -440,6 +446,8 @@ struct Current {
     our_moves: u32,
     /// Replies pondered on, and how many came as expected.
     pondered: (u32, u32),
+    /// Replies that came while we pondered on the other side's position itself.
+    pondered_open: u32,
     /// Nodes of each search for our moves.
     nodes: Vec<u64>,
 }
@@ -457,6 +465,7 @@ impl Current {
             adjudicated: false,
             game: self.game.clone(),
             pondered: self.pondered,
+            pondered_open: self.pondered_open,
             nodes: self.nodes.clone(),
         }
     }
@@ -751,12 +760,21 @@ impl Session {
                     }
                 }
             } else if let Some(reply) = expected.take() {
-                let item = self.ponder(&cur, &reply);
+                let item = self.ponder(&cur, Some(&reply));
                 if let Incoming::Message(Message::Move(m), _) = &item {
                     cur.pondered.0 += 1;
                     if Move::<G10>::new(m.from, m.to, &m.captured) == reply {
                         cur.pondered.1 += 1;
                     }
+                }
+                item
+            } else if self.ponder {
+                // No reply expected (our move was forced, so unsearched, or the other side
+                // moves first): search the other side's position itself, which fills the
+                // hash table under each of its replies, if less deeply.
+                let item = self.ponder(&cur, None);
+                if let Incoming::Message(Message::Move(_), _) = &item {
+                    cur.pondered_open += 1;
                 }
                 item
             } else {
@@ -821,11 +839,17 @@ impl Session {
         }
     }
 
-    /// Searches the position after `reply` (the other side to move in `cur`) until a message
-    /// arrives, and returns that message. The search's only use is the hash table it fills.
-    fn ponder(&mut self, cur: &Current, reply: &Move<G10>) -> Incoming {
+    /// Searches the position after `reply` (the other side to move in `cur`), or with no
+    /// reply the position in `cur` itself, until a message arrives, and returns that message.
+    /// The search's only use is the hash table it fills.
+    fn ponder(&mut self, cur: &Current, reply: Option<&Move<G10>>) -> Incoming {
         let mut game = cur.game.clone();
-        if game.play(reply).is_err() || game.ending().is_some() {
+        if let Some(reply) = reply {
+            if game.play(reply).is_err() {
+                return self.conn.recv();
+            }
+        }
+        if game.ending().is_some() {
             return self.conn.recv();
         }
         let pos = *game.position();
@@ -899,6 +923,7 @@ impl Session {
                         control_moves: req.moves,
                         our_moves: 0,
                         pondered: (0, 0),
+                        pondered_open: 0,
                         nodes: Vec::new(),
                     };
                     let played = self.play(cur)?;
@@ -1010,6 +1035,7 @@ impl Session {
                 control_moves: series.moves,
                 our_moves: 0,
                 pondered: (0, 0),
+                pondered_open: 0,
                 nodes: Vec::new(),
             };
             let p = self.play(cur)?;
@@ -1148,12 +1174,13 @@ mod socket_tests {
         follower.join().unwrap();
         let game = &played[0];
         assert_eq!(game.plies, 24);
-        // Of the replies to our 12 moves (the last never comes: the cap ends the game on our
-        // turn), those after a move that was searched are pondered on (a forced move is
-        // played unsearched, with no reply expected); the follower thinks 40 ms a move, so
-        // the expected reply is often the one that comes.
+        // The replies to our 12 moves all come while we ponder: those after a move that was
+        // searched on the reply expected, those after a forced move (played unsearched, with
+        // no reply expected) on the follower's position itself. The follower thinks 40 ms a
+        // move, so the expected reply is often the one that comes.
         let (pondered, hits) = game.pondered;
-        assert!((3..=11).contains(&pondered), "{:?}", game.pondered);
+        assert!((3..=12).contains(&pondered), "{:?}", game.pondered);
+        assert_eq!(pondered + game.pondered_open, 12, "{:?}", game.pondered);
         assert!(hits >= 1 && hits <= pondered, "{:?}", game.pondered);
         // 40 ms a move is tens of thousands of nodes; a search stopped by a stale flag
         // gives up after 1,024.

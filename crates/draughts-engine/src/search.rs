@@ -250,6 +250,17 @@ pub struct SearchOptions {
     /// move has stood for several iterations ([`stability_factor`]); never past the hard
     /// budget. Off by default.
     pub time_by_stability: bool,
+    /// Reverse futility pruning's margin per ply, in centi-men (0: off, the default). In a
+    /// null-window node of depth 1 to [`FUTILITY_DEPTH`] where neither side has a capture,
+    /// a static evaluation that clears beta by this margin times the depth cuts the node.
+    pub futility_margin: i32,
+    /// Internal iterative reduction: a node of depth [`IIR_DEPTH`] or more with no move from
+    /// the hash table is searched one ply shallower (off by default).
+    pub iir: bool,
+    /// Late-move pruning (0: off, the default): in a null-window node of depth 1 to
+    /// [`LMP_DEPTH`] with no capture to make, the quiet moves after the first `late_moves +
+    /// depth²` in the order (not the killers, not promotions) are not searched.
+    pub late_moves: usize,
 }
 
 impl Default for SearchOptions {
@@ -260,9 +271,21 @@ impl Default for SearchOptions {
             moves_left_by_material: true,
             soft_share: SOFT_SHARE,
             time_by_stability: false,
+            futility_margin: 0,
+            iir: false,
+            late_moves: 0,
         }
     }
 }
+
+/// The deepest node where reverse futility pruning is tried.
+pub const FUTILITY_DEPTH: i32 = 3;
+
+/// The deepest node where late-move pruning is tried.
+pub const LMP_DEPTH: i32 = 3;
+
+/// The shallowest node that internal iterative reduction shortens.
+pub const IIR_DEPTH: i32 = 4;
 
 /// How much of the soft time budget the next iteration may start within, given how many
 /// iterations in a row the best move has stood (`stable`, 0: it just changed) and how far
@@ -416,6 +439,17 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     }
 
+    /// Whether the side not to move could take, were it its turn.
+    fn threatened(&mut self, pos: &Position<G>) -> bool {
+        let mut other = *pos;
+        other.set_side_to_move(pos.side_to_move().opposite());
+        let mut list = std::mem::take(&mut self.lists[MAX_PLY + 1]);
+        self.generate(&other, &mut list);
+        let capture = list.first().is_some_and(Move::is_capture);
+        self.lists[MAX_PLY + 1] = list;
+        capture
+    }
+
     fn table_score(&self, pos: &Position<G>, ply: usize) -> Option<i32> {
         let tables = self.tables?;
         let wdl = tables.probe(pos)?;
@@ -510,6 +544,28 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                 }
             }
         }
+        // Reverse futility: near the leaves, in a null-window node where neither side can
+        // take, a static evaluation far enough above beta is taken for a cut.
+        let futility = self.options.futility_margin;
+        if futility > 0
+            && ply > 0
+            && !quiescence
+            && !captures
+            && beta - alpha == 1
+            && depth <= FUTILITY_DEPTH
+            && beta.abs() < TABLE_WIN / 2
+        {
+            let e = self.eval.evaluate(pos);
+            if e - futility * depth >= beta && !self.threatened(pos) {
+                self.lists[ply] = list;
+                return beta;
+            }
+        }
+        // Internal iterative reduction: a node the table knows nothing of is searched
+        // shallower (the work of later iterations, with a move to try first, does the rest).
+        if self.options.iir && tt_move == 255 && depth >= IIR_DEPTH {
+            depth -= 1;
+        }
         // ProbCut: in a null-window node deep enough, with no capture to make, a shallow
         // search that clears beta by a wide margin is taken for what the full search would
         // find, and the node is cut. Its best move, left in the table, is tried first if not.
@@ -552,9 +608,24 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_i = 255u8;
+        // Late-move pruning: how many moves of this node are searched at most.
+        let searched = if self.options.late_moves > 0
+            && ply > 0
+            && !captures
+            && beta - alpha == 1
+            && depth <= LMP_DEPTH
+            && beta.abs() < TABLE_WIN / 2
+        {
+            self.options.late_moves + (depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         self.path.push(h);
         for (n, &(key, i)) in order.iter().enumerate() {
             let m = list[i];
+            if n >= searched && key < 500_000 && best > -TABLE_WIN / 2 {
+                continue;
+            }
             let mut child = *pos;
             child.play_unchecked(&m);
             let ch = hash_after(pos, h, &m);

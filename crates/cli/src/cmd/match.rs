@@ -67,6 +67,27 @@ pub struct MatchArgs {
     /// Divisor of the opponent's late-move reductions when it is `tablier`.
     #[arg(long)]
     opponent_lmr_divisor: Option<f32>,
+    /// Reverse futility pruning's margin per ply for our engine, in centi-men (0: off;
+    /// default: the engine's, off).
+    #[arg(long)]
+    futility: Option<i32>,
+    /// The same for the opponent when it is `tablier`.
+    #[arg(long)]
+    opponent_futility: Option<i32>,
+    /// Internal iterative reduction for our engine (`true` or `false`; default: the
+    /// engine's, false).
+    #[arg(long)]
+    iir: Option<bool>,
+    /// The same for the opponent when it is `tablier`.
+    #[arg(long)]
+    opponent_iir: Option<bool>,
+    /// Late-move pruning for our engine: near the leaves, the quiet moves after the first
+    /// N + depth² are not searched (0: off; default: the engine's, off).
+    #[arg(long)]
+    late_moves: Option<usize>,
+    /// The same for the opponent when it is `tablier`.
+    #[arg(long)]
+    opponent_late_moves: Option<usize>,
     /// How our engine divides a game clock without a move count: `fixed` (as if 30 moves
     /// were left) or `material` (the moves that the pieces on the board suggest; default:
     /// the engine's).
@@ -151,6 +172,34 @@ impl MatchArgs {
         self.move_time.unwrap_or(0.1)
     }
 
+    /// Our engine's search settings.
+    fn ours(&self) -> Tuning {
+        Tuning {
+            probcut: self.probcut,
+            lmr_divisor: self.lmr_divisor,
+            futility: self.futility,
+            iir: self.iir,
+            late_moves: self.late_moves,
+            plan: self.time_plan,
+            soft_share: self.soft_share,
+            stability: self.time_by_stability,
+        }
+    }
+
+    /// The opponent's search settings, when it is `tablier`.
+    fn theirs(&self) -> Tuning {
+        Tuning {
+            probcut: self.opponent_probcut,
+            lmr_divisor: self.opponent_lmr_divisor,
+            futility: self.opponent_futility,
+            iir: self.opponent_iir,
+            late_moves: self.opponent_late_moves,
+            plan: self.opponent_time_plan,
+            soft_share: self.opponent_soft_share,
+            stability: self.opponent_time_by_stability,
+        }
+    }
+
     /// What a results file must have been written under to be gone on with: everything
     /// that changes the games, but not their number (the openings of a longer match begin
     /// with those of a shorter one).
@@ -171,38 +220,15 @@ impl MatchArgs {
                 (None, None) => format!("{} s/move", self.move_time()),
             }
         };
-        let options = |m: Option<i32>,
-                       t: Option<f32>,
-                       plan: Option<TimePlan>,
-                       soft: Option<f64>,
-                       stability: Option<bool>| {
-            m.map_or(String::new(), |m| format!(", probcut {m}"))
-                + &t.map_or(String::new(), |t| format!(", lmr divisor {t}"))
-                + &plan.map_or(String::new(), |p| format!(", time plan {p:?}"))
-                + &soft.map_or(String::new(), |s| format!(", soft share {s}"))
-                + &stability.map_or(String::new(), |b| format!(", time by stability {b}"))
-        };
         format!(
             "tablier ({}, {}{}) vs {} ({}, {}{}); {} {per_move}; openings of {} plies, seed {}; draw after {} plies; tables {}{}",
             self.weights.as_ref().map_or("shipped weights".into(), |p| p.display().to_string()),
             self.patterns.as_deref().unwrap_or("shipped patterns"),
-            options(
-                self.probcut,
-                self.lmr_divisor,
-                self.time_plan,
-                self.soft_share,
-                self.time_by_stability,
-            ),
+            self.ours().describe(),
             self.opponent,
             self.opponent_weights.as_ref().map_or("-".into(), |p| p.display().to_string()),
             self.opponent_patterns.as_deref().unwrap_or("-"),
-            options(
-                self.opponent_probcut,
-                self.opponent_lmr_divisor,
-                self.opponent_time_plan,
-                self.opponent_soft_share,
-                self.opponent_time_by_stability,
-            ),
+            self.theirs().describe(),
             self.variant,
             self.opening_plies,
             self.seed,
@@ -370,30 +396,66 @@ pub enum TimePlan {
     Material,
 }
 
-fn search_options(
+/// The search settings of one side as the command line gives them (`None`: the engine's).
+#[derive(Clone, Copy, Debug)]
+struct Tuning {
     probcut: Option<i32>,
     lmr_divisor: Option<f32>,
+    futility: Option<i32>,
+    iir: Option<bool>,
+    late_moves: Option<usize>,
     plan: Option<TimePlan>,
     soft_share: Option<f64>,
     stability: Option<bool>,
-) -> SearchOptions {
-    let mut o = SearchOptions::default();
-    if let Some(m) = probcut {
-        o.probcut_margin = m.max(0);
+}
+
+impl Tuning {
+    /// The settings given, for the results file's heading (empty where none is).
+    fn describe(&self) -> String {
+        fn item<T: std::fmt::Display>(name: &str, v: Option<T>) -> String {
+            v.map_or(String::new(), |v| format!(", {name} {v}"))
+        }
+        item("probcut", self.probcut)
+            + &item("lmr divisor", self.lmr_divisor)
+            + &item("futility", self.futility)
+            + &item("iir", self.iir)
+            + &item("late moves", self.late_moves)
+            + &self
+                .plan
+                .map_or(String::new(), |p| format!(", time plan {p:?}"))
+            + &item("soft share", self.soft_share)
+            + &item("time by stability", self.stability)
     }
-    if let Some(d) = lmr_divisor {
-        o.lmr_divisor = d;
+
+    /// The engine's options with these settings.
+    fn options(&self) -> SearchOptions {
+        let mut o = SearchOptions::default();
+        if let Some(m) = self.probcut {
+            o.probcut_margin = m.max(0);
+        }
+        if let Some(d) = self.lmr_divisor {
+            o.lmr_divisor = d;
+        }
+        if let Some(f) = self.futility {
+            o.futility_margin = f.max(0);
+        }
+        if let Some(b) = self.iir {
+            o.iir = b;
+        }
+        if let Some(n) = self.late_moves {
+            o.late_moves = n;
+        }
+        if let Some(p) = self.plan {
+            o.moves_left_by_material = p == TimePlan::Material;
+        }
+        if let Some(s) = self.soft_share {
+            o.soft_share = s;
+        }
+        if let Some(b) = self.stability {
+            o.time_by_stability = b;
+        }
+        o
     }
-    if let Some(p) = plan {
-        o.moves_left_by_material = p == TimePlan::Material;
-    }
-    if let Some(s) = soft_share {
-        o.soft_share = s;
-    }
-    if let Some(b) = stability {
-        o.time_by_stability = b;
-    }
-    o
 }
 
 fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Result<()> {
@@ -418,13 +480,7 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
         label: "tablier".into(),
     };
     ours.engine.set_tables(tables.clone());
-    ours.engine.set_options(search_options(
-        args.probcut,
-        args.lmr_divisor,
-        args.time_plan,
-        args.soft_share,
-        args.time_by_stability,
-    ));
+    ours.engine.set_options(args.ours().options());
     let mut theirs: Box<dyn Contestant<G>> = if args.opponent == "tablier" {
         let mut e = Engine::<G>::with_weights(
             variant,
@@ -432,13 +488,7 @@ fn run_match_on<G: Geometry>(args: &MatchArgs, variant: &'static Variant) -> Res
             load(&args.opponent_weights, &args.opponent_patterns)?,
         );
         e.set_tables(tables.clone());
-        e.set_options(search_options(
-            args.opponent_probcut,
-            args.opponent_lmr_divisor,
-            args.opponent_time_plan,
-            args.opponent_soft_share,
-            args.opponent_time_by_stability,
-        ));
+        e.set_options(args.theirs().options());
         Box::new(EngineContestant {
             engine: e,
             label: "tablier (opponent)".into(),
@@ -604,13 +654,7 @@ fn run_dxp_match(args: &MatchArgs, addr: &str) -> Result<()> {
     let mut engine = Some(Engine::<G10>::new(&INTERNATIONAL, 64));
     if let Some(e) = engine.as_mut() {
         e.set_tables(tables.clone());
-        e.set_options(search_options(
-            args.probcut,
-            args.lmr_divisor,
-            args.time_plan,
-            args.soft_share,
-            args.time_by_stability,
-        ));
+        e.set_options(args.ours().options());
     }
     let adjudicate = if args.adjudicate { tables } else { None };
     let mut session: Option<Session> = None;

@@ -282,9 +282,12 @@ mod tests {
 
     #[test]
     fn probcut_cuts_the_tree_and_can_be_switched_off() {
+        // Without the internal iterative reduction, which shrinks both trees (then 0.42 M
+        // nodes against 0.82 M), so that the figures below stay ProbCut's alone.
         let search = |margin: i32| {
             let options = SearchOptions {
                 probcut_margin: margin,
+                iir: false,
                 ..SearchOptions::default()
             };
             middlegame_search(options, 12)
@@ -321,7 +324,7 @@ mod tests {
     }
 
     #[test]
-    fn futility_iir_and_late_move_pruning_shrink_the_tree_and_are_off_by_default() {
+    fn futility_iir_and_late_move_pruning_shrink_the_tree() {
         let nodes = |futility_margin: i32, iir: bool, late_moves: usize| {
             let options = SearchOptions {
                 futility_margin,
@@ -334,7 +337,7 @@ mod tests {
         let default = SearchOptions::default();
         assert_eq!(
             (default.futility_margin, default.iir, default.late_moves),
-            (0, false, 0)
+            (0, true, 0)
         );
         // Measured at depth 10: 152 k nodes with none, 118 k with a futility margin of 40,
         // 144 k with the reduction, 110 k with late-move pruning after 3 + depth² moves.

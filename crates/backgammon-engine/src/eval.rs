@@ -34,7 +34,7 @@ pub enum Class {
     Bearoff,
     /// No contact left (every checker has passed every opposing checker): the race net.
     Race,
-    /// The contact net.
+    /// The contact net, or the crashed net where [`is_crashed`].
     Contact,
 }
 
@@ -56,6 +56,30 @@ pub fn classify(pos: &Position) -> Class {
     } else {
         Class::Race
     }
+}
+
+/// The fewest checkers that a side has still in play, of the two sides, where the checkers
+/// piled on a side's ace and deuce points (its two lowest) count as one a point: a side with
+/// few of them can no longer build or hold anything.
+#[must_use]
+pub fn live_checkers(pos: &Position) -> u8 {
+    let (me, them) = pos.to_sides();
+    let live = |side: &[u8; 25]| {
+        let on: u8 = side.iter().sum();
+        on - side[0].saturating_sub(1) - side[1].saturating_sub(1)
+    };
+    live(&me).min(live(&them))
+}
+
+/// The most [`live_checkers`] a crashed position has.
+pub const CRASHED_LIVE: u8 = 6;
+
+/// Whether a contact position is crashed: a side has [`CRASHED_LIVE`] live checkers or fewer
+/// (most of its checkers borne off or buried on its lowest points), a kind of position whose
+/// play is unlike the rest of contact and which has a net of its own.
+#[must_use]
+pub fn is_crashed(pos: &Position) -> bool {
+    live_checkers(pos) <= CRASHED_LIVE
 }
 
 /// The probabilities of a finished game for the side that just bore off its last checker, seen
@@ -81,11 +105,27 @@ static SHIPPED: &[u8] = include_bytes!("../data/weights.tbg");
 pub const NET_CONTACT: usize = 0;
 /// Index of the race net in a weights file.
 pub const NET_RACE: usize = 1;
+/// Index of the crashed net in a weights file (contact positions where [`is_crashed`]).
+pub const NET_CRASHED: usize = 2;
+/// How many nets an evaluator has.
+pub const NETS: usize = 3;
 
-/// The evaluator: a contact net, a race net and the bear-off database.
+/// The net that values `pos`, if a net does: the contact net, the crashed net or the race net.
+#[must_use]
+pub fn net_of(pos: &Position) -> Option<usize> {
+    match classify(pos) {
+        Class::Contact if is_crashed(pos) => Some(NET_CRASHED),
+        Class::Contact => Some(NET_CONTACT),
+        Class::Race => Some(NET_RACE),
+        _ => None,
+    }
+}
+
+/// The evaluator: a contact net, a race net, a crashed net and the bear-off database.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
-    /// Contact and race nets, in that order.
+    /// Contact, race and crashed nets, in that order ([`NET_CONTACT`], [`NET_RACE`],
+    /// [`NET_CRASHED`]).
     pub nets: Vec<Net>,
     /// Self-play games the nets were trained on.
     pub games: u64,
@@ -114,19 +154,25 @@ impl Evaluator {
         EV.get_or_init(|| Evaluator::from_bytes(SHIPPED).expect("the shipped weights load"))
     }
 
-    /// Reads an evaluator from a weights file's bytes. Files of the first input layout (210
-    /// inputs, before the hit and escape shares) are read with those inputs at zero weight.
+    /// Reads an evaluator from a weights file's bytes. Files of two nets (before the crashed
+    /// net) are read with a copy of their contact net as the crashed net, so they value every
+    /// position as they did; files of the first input layout (210 inputs, before the hit and
+    /// escape shares) are read with those inputs at zero weight.
     ///
     /// # Errors
     /// [`WeightsError`] when the bytes are not a weights file for these inputs.
     pub fn from_bytes(bytes: &[u8]) -> Result<Evaluator, WeightsError> {
-        let (nets, games) = match net::load(bytes, &[INPUTS, INPUTS]) {
+        const V1: usize = 2 * crate::encode::PER_SIDE_V1;
+        let err = match net::load(bytes, &[INPUTS; NETS]) {
+            Ok((nets, games)) => return Ok(Evaluator { nets, games }),
+            Err(e @ WeightsError::Shape { .. }) => e,
+            Err(e) => return Err(e),
+        };
+        let (mut nets, games) = match net::load(bytes, &[INPUTS, INPUTS]) {
             Ok(loaded) => loaded,
             Err(WeightsError::Shape { .. }) => {
                 // A file of the first input layout: its nets, the new inputs at zero weight.
-                const V1: usize = 2 * crate::encode::PER_SIDE_V1;
-                let (nets, games) = net::load(bytes, &[V1, V1])
-                    .map_err(|_| net::load(bytes, &[INPUTS, INPUTS]).unwrap_err())?;
+                let (nets, games) = net::load(bytes, &[V1, V1]).map_err(|_| err)?;
                 let map = crate::encode::v1_input_map();
                 (
                     nets.iter().map(|n| n.remap_inputs(INPUTS, &map)).collect(),
@@ -135,6 +181,7 @@ impl Evaluator {
             }
             Err(e) => return Err(e),
         };
+        nets.push(nets[NET_CONTACT].clone());
         Ok(Evaluator { nets, games })
     }
 
@@ -144,10 +191,9 @@ impl Evaluator {
         use rand::SeedableRng;
         let rng = &mut rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         Evaluator {
-            nets: vec![
-                Net::random(INPUTS, hidden, rng),
-                Net::random(INPUTS, hidden, rng),
-            ],
+            nets: (0..NETS)
+                .map(|_| Net::random(INPUTS, hidden, rng))
+                .collect(),
             games: 0,
         }
     }
@@ -173,6 +219,7 @@ impl Evaluator {
                 crate::escape::correct_race(pos, &mut p);
                 p
             }
+            Class::Contact if is_crashed(pos) => self.net_probs(NET_CRASHED, pos, s),
             Class::Contact => self.net_probs(NET_CONTACT, pos, s),
         }
     }
@@ -297,6 +344,50 @@ mod tests {
             classify(&Position::from_sides(&me, &them).unwrap()),
             Class::Contact
         );
+    }
+
+    #[test]
+    fn crashed_positions_go_to_their_own_net() {
+        assert_eq!(live_checkers(&Position::start()), 15);
+        assert_eq!(net_of(&Position::start()), Some(NET_CONTACT));
+        // The mover has borne off 13 and has one checker on the bar and one on his ace point;
+        // the opponent's board holds him: crashed.
+        let mut me = [0u8; 25];
+        let mut them = [0u8; 25];
+        me[24] = 1;
+        me[0] = 1;
+        them[0..4].copy_from_slice(&[2, 2, 2, 2]);
+        them[12] = 7;
+        let pos = Position::from_sides(&me, &them).unwrap();
+        assert_eq!(classify(&pos), Class::Contact);
+        assert_eq!(live_checkers(&pos), 2);
+        assert_eq!(net_of(&pos), Some(NET_CRASHED));
+        // Eight checkers piled on the ace and deuce points count as two: still crashed with
+        // five more in play.
+        me = [0u8; 25];
+        me[0] = 5;
+        me[1] = 5;
+        me[5] = 4;
+        me[24] = 1;
+        let pos = Position::from_sides(&me, &them).unwrap();
+        assert_eq!(live_checkers(&pos), 7);
+        assert_eq!(net_of(&pos), Some(NET_CONTACT));
+        me[5] = 3;
+        let pos = Position::from_sides(&me, &them).unwrap();
+        assert_eq!((live_checkers(&pos), net_of(&pos)), (6, Some(NET_CRASHED)));
+    }
+
+    #[test]
+    fn a_file_of_two_nets_reads_with_its_contact_net_as_the_crashed_net() {
+        let ev = Evaluator::random(8, 4);
+        let two = net::save(&[&ev.nets[NET_CONTACT], &ev.nets[NET_RACE]], 7);
+        let read = Evaluator::from_bytes(&two).unwrap();
+        assert_eq!(read.nets.len(), NETS);
+        assert_eq!(read.nets[NET_CRASHED], ev.nets[NET_CONTACT]);
+        assert_eq!(read.games, 7);
+        let back = Evaluator::from_bytes(&ev.to_bytes()).unwrap();
+        assert_eq!(back.nets, ev.nets);
+        assert!(Evaluator::from_bytes(&two[..two.len() - 3]).is_err());
     }
 
     #[test]

@@ -10,8 +10,7 @@ use rand::Rng;
 use tablier_backgammon::Position;
 
 use crate::encode::{encode, INPUTS};
-use crate::eval::{classify, equity, Class, Evaluator, Probs, Scratch};
-use crate::eval::{NET_CONTACT, NET_RACE};
+use crate::eval::{classify, equity, net_of, Class, Evaluator, Probs, Scratch, NETS};
 use crate::net::{Activations, OUTPUTS};
 use crate::search::{probs_nply, rank_0ply, MoveFilter};
 
@@ -73,19 +72,10 @@ pub fn label(ev: &Evaluator, pos: &Position, plies: u32, s: &mut Scratch) -> Pro
     probs_nply(ev, pos, plies, LABEL_FILTER, s)
 }
 
-/// Which net learns from `pos`, if any.
-fn net_of(pos: &Position) -> Option<usize> {
-    match classify(pos) {
-        Class::Contact => Some(NET_CONTACT),
-        Class::Race => Some(NET_RACE),
-        _ => None,
-    }
-}
-
 /// Average losses of the nets on `samples`, each with its class's net.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Loss {
-    /// Samples counted (those of the contact and race classes).
+    /// Samples counted (those that a net values).
     pub samples: usize,
     /// Mean cross-entropy over the five outputs (minus the targets' own entropy, so 0 is a
     /// perfect fit).
@@ -97,25 +87,27 @@ pub struct Loss {
 /// The nets' losses on `samples`, all classes together.
 #[must_use]
 pub fn loss(ev: &Evaluator, samples: &[Sample]) -> Loss {
-    let [c, r] = loss_by_net(ev, samples);
-    let n = c.samples + r.samples;
+    let each = loss_by_net(ev, samples);
+    let n: usize = each.iter().map(|l| l.samples).sum();
     if n == 0 {
         return Loss::default();
     }
-    let mean = |a: f64, b: f64| (a * c.samples as f64 + b * r.samples as f64) / n as f64;
+    let mean =
+        |f: fn(&Loss) -> f64| each.iter().map(|l| f(l) * l.samples as f64).sum::<f64>() / n as f64;
     Loss {
         samples: n,
-        cross_entropy: mean(c.cross_entropy, r.cross_entropy),
-        equity_error: mean(c.equity_error, r.equity_error),
+        cross_entropy: mean(|l| l.cross_entropy),
+        equity_error: mean(|l| l.equity_error),
     }
 }
 
-/// The losses of the contact net and of the race net, each on its own positions of `samples`.
+/// The losses of each net (in [`crate::eval::NET_CONTACT`], [`crate::eval::NET_RACE`],
+/// [`crate::eval::NET_CRASHED`] order), each on its own positions of `samples`.
 #[must_use]
-pub fn loss_by_net(ev: &Evaluator, samples: &[Sample]) -> [Loss; 2] {
+pub fn loss_by_net(ev: &Evaluator, samples: &[Sample]) -> [Loss; NETS] {
     let mut x = vec![0.0f32; INPUTS];
     let mut act = Activations::default();
-    let mut out = [Loss::default(); 2];
+    let mut out = [Loss::default(); NETS];
     for smp in samples {
         let Some(which) = net_of(&smp.pos) else {
             continue;

@@ -9,8 +9,9 @@ use rand_chacha::ChaCha8Rng;
 use tablier_backgammon::{Position, Roll};
 
 use crate::encode::{encode, INPUTS};
-use crate::eval::{classify, invert, terminal_for_winner, Class, Evaluator, Probs, Scratch};
-use crate::eval::{NET_CONTACT, NET_RACE};
+use crate::eval::{
+    classify, invert, net_of, terminal_for_winner, Class, Evaluator, Probs, Scratch,
+};
 use crate::net::Activations;
 
 /// A roll of two dice from `rng`; the opening roll (`opening`) is never a double, so doubles
@@ -164,11 +165,9 @@ impl Trainer {
             targets[t] = cur;
             g = cur;
         }
-        for (t, (p, class)) in history.iter().enumerate() {
-            let which = match class {
-                Class::Contact => NET_CONTACT,
-                Class::Race => NET_RACE,
-                _ => continue,
+        for (t, (p, _)) in history.iter().enumerate() {
+            let Some(which) = net_of(p) else {
+                continue;
             };
             encode(p, &mut self.x);
             let net = &mut self.eval.nets[which];

@@ -370,3 +370,47 @@ fn endings_with_checkers_off_and_contact_rolled_out_with_searched_plays() {
     }
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn crashed_positions_are_labelled_alone_and_fit_only_the_crashed_net() {
+    use tablier_backgammon_engine::eval::{net_of, NET_CONTACT, NET_CRASHED, NET_RACE};
+    let d = std::env::temp_dir().join(format!("tablier-bg-crashed-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let path = |name: &str| d.join(name).to_str().unwrap().to_owned();
+    let o = label_games("40", "21", &path("k.txt"), &["--plies", "1", "--crashed"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let crashed = read_samples(&path("k.txt"));
+    assert!(
+        crashed.len() >= 20,
+        "{} crashed positions in 40 games",
+        crashed.len()
+    );
+    assert!(crashed.iter().all(|s| net_of(&s.pos) == Some(NET_CRASHED)));
+    // Every position of the same games: the crashed ones are a few of them.
+    let o = label_games("40", "21", &path("all.txt"), &["--plies", "0"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(crashed.len() * 5 < read_samples(&path("all.txt")).len());
+    // A fit to them moves the crashed net and nothing else.
+    let o = tablier(&[
+        "train",
+        "backgammon-fit",
+        "--data",
+        &path("k.txt"),
+        "--epochs",
+        "3",
+        "--alpha",
+        "0.05",
+        "--held-out",
+        "0",
+        "--out",
+        &path("k.tbg"),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let fitted = Evaluator::from_bytes(&std::fs::read(path("k.tbg")).unwrap()).unwrap();
+    let shipped = Evaluator::shipped();
+    assert_eq!(fitted.nets[NET_CONTACT], shipped.nets[NET_CONTACT]);
+    assert_eq!(fitted.nets[NET_RACE], shipped.nets[NET_RACE]);
+    assert_ne!(fitted.nets[NET_CRASHED], shipped.nets[NET_CRASHED]);
+    assert!(loss(&fitted, &crashed).cross_entropy < loss(shipped, &crashed).cross_entropy);
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -28,7 +28,9 @@ use rand_chacha::ChaCha8Rng;
 use tablier_backgammon::notation::parse_play;
 use tablier_backgammon::{Play, Position, Roll};
 use tablier_backgammon_engine::cube::{self, CubeInfo, Owner};
-use tablier_backgammon_engine::eval::{classify, terminal_for_winner, Class, Evaluator, Scratch};
+use tablier_backgammon_engine::eval::{
+    classify, is_crashed, terminal_for_winner, Class, Evaluator, Scratch,
+};
 use tablier_backgammon_engine::player::Player;
 use tablier_backgammon_engine::search::{MoveFilter, PlayValue};
 
@@ -83,6 +85,10 @@ pub struct BenchCheckerArgs {
     /// player's loss there.
     #[arg(long, default_value_t = 0)]
     show: usize,
+    /// Keep only crashed positions (contact where a side has six live checkers or fewer, the
+    /// crashed net's), drawn from the same self-play.
+    #[arg(long)]
+    crashed: bool,
 }
 
 /// Who chooses a player's plays.
@@ -243,7 +249,12 @@ fn gnubg_plays(
 
 /// Positions from seeded self-play at level 2, each with its roll and a cube (money, or a
 /// match of `length` points at a score drawn for it).
-fn draw_positions(count: usize, seed: u64, length: u32) -> Vec<(Position, Roll, CubeInfo)> {
+fn draw_positions(
+    count: usize,
+    seed: u64,
+    length: u32,
+    crashed: bool,
+) -> Vec<(Position, Roll, CubeInfo)> {
     let mut out = Vec::with_capacity(count);
     self_play(Evaluator::shipped(), seed, |rng, _game, pos, rolled| {
         // A choice to make (two plays at least), one time in three.
@@ -257,7 +268,9 @@ fn draw_positions(count: usize, seed: u64, length: u32) -> Vec<(Position, Roll, 
                 if length > 1 {
                     ci = at_match_score(ci, length, rng);
                 }
-                out.push((*pos, roll, ci));
+                if !crashed || (classify(pos) == Class::Contact && is_crashed(pos)) {
+                    out.push((*pos, roll, ci));
+                }
             }
         }
         out.len() < count
@@ -278,7 +291,7 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
         .iter()
         .map(|p| contender(p, args.level))
         .collect::<Result<Vec<_>>>()?;
-    let set = draw_positions(args.positions, args.seed, args.match_length);
+    let set = draw_positions(args.positions, args.seed, args.match_length, args.crashed);
     // Each player's play: the position it leads to.
     let mut chosen: Vec<Vec<Position>> = vec![Vec::with_capacity(set.len()); contenders.len()];
     let mut spent = vec![Duration::ZERO; contenders.len()];
@@ -376,10 +389,17 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
     };
     let mut loss = vec![0.0f64; contenders.len()];
     let mut diffs: Vec<Vec<f64>> = vec![Vec::with_capacity(set.len()); contenders.len()];
-    // Each player's loss by the class of the position played from (contact, race, bear-off).
-    let classes = [Class::Contact, Class::Race, Class::Bearoff];
-    let mut by_class = vec![[0.0f64; 3]; contenders.len()];
-    let mut in_class = [0usize; 3];
+    // Each player's loss by the class of the position played from (contact, crashed, race,
+    // bear-off; crashed positions are the contact ones of `eval::is_crashed`).
+    const CLASSES: [&str; 4] = ["contact", "crashed", "race", "bear-off"];
+    let class_of = |pos: &Position| match classify(pos) {
+        Class::Contact if is_crashed(pos) => 1,
+        Class::Contact => 0,
+        Class::Race => 2,
+        _ => 3,
+    };
+    let mut by_class = vec![[0.0f64; 4]; contenders.len()];
+    let mut in_class = [0usize; 4];
     // (first player's loss, position index, every player's loss) where the plays differ.
     let mut worst: Vec<(f64, usize, Vec<f64>)> = Vec::new();
     let mut left_out = 0;
@@ -398,10 +418,7 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
             vec![0.0; contenders.len()]
         };
         let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let class = classes
-            .iter()
-            .position(|c| *c == classify(pos))
-            .unwrap_or(0);
+        let class = class_of(pos);
         in_class[class] += 1;
         for (k, v) in values.iter().enumerate() {
             loss[k] += best - v;
@@ -447,12 +464,12 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
             Chooser::Ours(..) => format!("{:.1} ms a play", spent[k].as_secs_f64() * 1000.0 / n),
             Chooser::Gnubg(_) => "gnubg's time not counted".to_owned(),
         };
-        let split = (0..3)
+        let split = (0..4)
             .filter(|&j| in_class[j] > 0)
             .map(|j| {
                 format!(
                     "{} {:.2}",
-                    ["contact", "race", "bear-off"][j],
+                    CLASSES[j],
                     1000.0 * by_class[k][j] / in_class[j] as f64
                 )
             })
@@ -468,8 +485,8 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
         );
     }
     println!(
-        "positions by class: {} contact, {} race, {} bear-off",
-        in_class[0], in_class[1], in_class[2]
+        "positions by class: {} contact, {} crashed, {} race, {} bear-off",
+        in_class[0], in_class[1], in_class[2], in_class[3]
     );
     worst.sort_by(|a, b| b.0.total_cmp(&a.0));
     for (first, i, losses) in worst.iter().take(args.show) {
@@ -482,8 +499,9 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
             .collect::<Vec<_>>()
             .join(", ");
         println!(
-            "  {} rolled {a}{b}: first player loses {:.0} mEMG ({each})",
+            "  {} rolled {a}{b} ({}): first player loses {:.0} mEMG ({each})",
             id_of(pos, ci),
+            CLASSES[class_of(pos)],
             1000.0 * first
         );
     }

@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tablier_backgammon_engine::eval::{classify, Class, Evaluator, Scratch};
+use tablier_backgammon_engine::eval::{classify, net_of, Class, Evaluator, Scratch, NET_CRASHED};
 use tablier_backgammon_engine::rollout::{rollout, RolloutConfig};
 use tablier_backgammon_engine::supervised::{
     draw_positions, fit_epoch, label, loss, loss_by_net, parse_line, to_line, Loss, Sample,
@@ -54,6 +54,10 @@ pub struct LabelArgs {
     /// databases).
     #[arg(long)]
     contact: bool,
+    /// Keep only crashed positions (contact where a side has six live checkers or fewer,
+    /// those of the crashed net).
+    #[arg(long)]
+    crashed: bool,
     /// Keep only contact positions where one side leads the race by at least this many pips
     /// (0: every position): those where a racing lead meets contact still to come.
     #[arg(long, default_value_t = 0)]
@@ -129,6 +133,9 @@ pub fn label_run(args: &LabelArgs) -> Result<()> {
         let (mut lines, mut count) = (String::new(), 0);
         for pos in draw_positions(&ev, args.explore, &mut rng, &mut s) {
             if args.contact && classify(&pos) != Class::Contact {
+                continue;
+            }
+            if args.crashed && net_of(&pos) != Some(NET_CRASHED) {
                 continue;
             }
             if args.min_off > 0
@@ -258,11 +265,11 @@ pub struct FitArgs {
 }
 
 fn show(what: &str, ev: &Evaluator, samples: &[Sample]) -> (Loss, String) {
-    let [c, r] = loss_by_net(ev, samples);
+    let [c, r, k] = loss_by_net(ev, samples);
     let l = loss(ev, samples);
     let text = format!(
-        "{what}: cross-entropy {:.5}, equity error {:.4} (contact {:.4}, race {:.4}; {} positions)",
-        l.cross_entropy, l.equity_error, c.equity_error, r.equity_error, l.samples
+        "{what}: cross-entropy {:.5}, equity error {:.4} (contact {:.4}, race {:.4}, crashed {:.4}; {} positions)",
+        l.cross_entropy, l.equity_error, c.equity_error, r.equity_error, k.equity_error, l.samples
     );
     (l, text)
 }

@@ -1,5 +1,5 @@
 //! Static (0-ply) evaluation: the five outcome probabilities of a position for the side on roll,
-//! from the bear-off database, the race net or the contact net.
+//! from the bear-off database, the race net, the crashed net or the contact net.
 
 use std::sync::OnceLock;
 

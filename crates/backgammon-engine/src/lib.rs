@@ -3,8 +3,8 @@
 //! rollouts, the analysis of played matches, and gnubg's external-player protocol (the socket
 //! itself is the CLI's).
 //!
-//! * [`eval`]: the five outcome probabilities of a position (contact net, race net, bear-off
-//!   database) — [`net`] is the hand-written perceptron and its `TBG1` weights format,
+//! * [`eval`]: the five outcome probabilities of a position (contact net, crashed net, race
+//!   net, bear-off database) — [`net`] is the hand-written perceptron and its `TBG1` weights format,
 //!   [`encode`] its inputs, [`bearoff`] the database, [`train`] the self-play trainer.
 //! * [`search`]: n-ply evaluation, move choice with move filters, levels 0 to [`MAX_LEVEL`].
 //! * [`cube`]: Janowski cubeful equities, money and match (Kazaross-XG2 table) decisions.

@@ -11,7 +11,7 @@
 //! | 4 | magic `TBG1` (the `1` is the format version) |
 //! | 4 | `u32` number of nets |
 //! | 8 | `u64` self-play games the nets were trained on (resumes training where it stopped) |
-//! | per net | `u32` kind (0 contact, 1 race), `u32` inputs, `u32` hidden, `u32` outputs, then `f32` hidden weights (input-major: `inputs × hidden`), hidden biases, output weights (output-major: `outputs × hidden`), output biases |
+//! | per net | `u32` kind (0 contact, 1 race, 2 crashed), `u32` inputs, `u32` hidden, `u32` outputs, then `f32` hidden weights (input-major: `inputs × hidden`), hidden biases, output weights (output-major: `outputs × hidden`), output biases |
 
 use rand::Rng;
 

@@ -362,8 +362,8 @@ mod tests {
         assert_eq!(classify(&pos), Class::Contact);
         assert_eq!(live_checkers(&pos), 2);
         assert_eq!(net_of(&pos), Some(NET_CRASHED));
-        // Eight checkers piled on the ace and deuce points count as two: still crashed with
-        // five more in play.
+        // Ten checkers piled on the ace and deuce points count as two: with five more in
+        // play that is seven live checkers, not crashed; with four more, six, crashed.
         me = [0u8; 25];
         me[0] = 5;
         me[1] = 5;

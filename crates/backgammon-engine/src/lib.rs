@@ -4,8 +4,8 @@
 //! itself is the CLI's).
 //!
 //! * [`eval`]: the five outcome probabilities of a position (contact net, crashed net, race
-//!   net, bear-off database) — [`net`] is the hand-written perceptron and its `TBG1` weights format,
-//!   [`encode`] its inputs, [`bearoff`] the database, [`train`] the self-play trainer.
+//!   net, bear-off database) — [`net`] is the hand-written perceptron and its `TBG1` weights
+//!   format, [`encode`] its inputs, [`bearoff`] the database, [`train`] the self-play trainer.
 //! * [`search`]: n-ply evaluation, move choice with move filters, levels 0 to [`MAX_LEVEL`].
 //! * [`cube`]: Janowski cubeful equities, money and match (Kazaross-XG2 table) decisions.
 //! * [`player`]: the action the engine takes in a [`tablier_backgammon::game::Match`].

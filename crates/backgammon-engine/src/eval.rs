@@ -114,10 +114,18 @@ pub const NETS: usize = 3;
 #[must_use]
 pub fn net_of(pos: &Position) -> Option<usize> {
     match classify(pos) {
-        Class::Contact if is_crashed(pos) => Some(NET_CRASHED),
-        Class::Contact => Some(NET_CONTACT),
+        Class::Contact => Some(contact_net(pos)),
         Class::Race => Some(NET_RACE),
         _ => None,
+    }
+}
+
+/// The net for a contact position: the crashed net where [`is_crashed`], else the contact net.
+fn contact_net(pos: &Position) -> usize {
+    if is_crashed(pos) {
+        NET_CRASHED
+    } else {
+        NET_CONTACT
     }
 }
 
@@ -219,8 +227,7 @@ impl Evaluator {
                 crate::escape::correct_race(pos, &mut p);
                 p
             }
-            Class::Contact if is_crashed(pos) => self.net_probs(NET_CRASHED, pos, s),
-            Class::Contact => self.net_probs(NET_CONTACT, pos, s),
+            Class::Contact => self.net_probs(contact_net(pos), pos, s),
         }
     }
 

@@ -9,9 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use tablier_backgammon::{Position, Roll};
 
 use crate::encode::{encode, INPUTS};
-use crate::eval::{
-    classify, invert, net_of, terminal_for_winner, Class, Evaluator, Probs, Scratch,
-};
+use crate::eval::{invert, net_of, terminal_for_winner, Evaluator, Probs, Scratch};
 use crate::net::Activations;
 
 /// A roll of two dice from `rng`; the opening roll (`opening`) is never a double, so doubles
@@ -112,7 +110,7 @@ impl Trainer {
     pub fn play_and_learn(&mut self) -> GameStats {
         let mut pos = Position::start();
         // Positions with the side on roll, and the value the net gave each (for the side on roll).
-        let mut history: Vec<(Position, Class)> = Vec::with_capacity(80);
+        let mut history: Vec<Position> = Vec::with_capacity(80);
         let mut values: Vec<Probs> = Vec::with_capacity(80);
         let mut plays = Vec::with_capacity(64);
         let mut first = true;
@@ -120,8 +118,7 @@ impl Trainer {
         loop {
             let roll = throw(&mut self.rng, first);
             first = false;
-            let class = classify(&pos);
-            history.push((pos, class));
+            history.push(pos);
             pos.legal_plays_into(roll, &mut plays);
             let (best, p) = self.eval.best_play_0ply(&plays, &mut self.scratch);
             let result = plays[best].result;
@@ -138,8 +135,8 @@ impl Trainer {
         // position t+1 (inverted), or the result for the last one. λ-returns backwards.
         let n = history.len();
         if self.config.target_plies > 0 {
-            for (t, (p, class)) in history.iter().enumerate().take(n - 1) {
-                if matches!(class, Class::Contact | Class::Race) {
+            for (t, p) in history.iter().enumerate().take(n - 1) {
+                if net_of(p).is_some() {
                     values[t] = crate::search::probs_nply(
                         &self.eval,
                         p,
@@ -165,7 +162,7 @@ impl Trainer {
             targets[t] = cur;
             g = cur;
         }
-        for (t, (p, _)) in history.iter().enumerate() {
+        for (t, p) in history.iter().enumerate() {
             let Some(which) = net_of(p) else {
                 continue;
             };

@@ -29,7 +29,7 @@ use tablier_backgammon::notation::parse_play;
 use tablier_backgammon::{Play, Position, Roll};
 use tablier_backgammon_engine::cube::{self, CubeInfo, Owner};
 use tablier_backgammon_engine::eval::{
-    classify, is_crashed, terminal_for_winner, Class, Evaluator, Scratch,
+    net_of, terminal_for_winner, Evaluator, Scratch, NET_CONTACT, NET_CRASHED, NET_RACE,
 };
 use tablier_backgammon_engine::player::Player;
 use tablier_backgammon_engine::search::{MoveFilter, PlayValue};
@@ -268,7 +268,7 @@ fn draw_positions(
                 if length > 1 {
                     ci = at_match_score(ci, length, rng);
                 }
-                if !crashed || (classify(pos) == Class::Contact && is_crashed(pos)) {
+                if !crashed || net_of(pos) == Some(NET_CRASHED) {
                     out.push((*pos, roll, ci));
                 }
             }
@@ -390,12 +390,12 @@ pub fn run(args: &BenchCheckerArgs) -> Result<()> {
     let mut loss = vec![0.0f64; contenders.len()];
     let mut diffs: Vec<Vec<f64>> = vec![Vec::with_capacity(set.len()); contenders.len()];
     // Each player's loss by the class of the position played from (contact, crashed, race,
-    // bear-off; crashed positions are the contact ones of `eval::is_crashed`).
+    // bear-off: the net that values it, if one does).
     const CLASSES: [&str; 4] = ["contact", "crashed", "race", "bear-off"];
-    let class_of = |pos: &Position| match classify(pos) {
-        Class::Contact if is_crashed(pos) => 1,
-        Class::Contact => 0,
-        Class::Race => 2,
+    let class_of = |pos: &Position| match net_of(pos) {
+        Some(NET_CONTACT) => 0,
+        Some(NET_CRASHED) => 1,
+        Some(NET_RACE) => 2,
         _ => 3,
     };
     let mut by_class = vec![[0.0f64; 4]; contenders.len()];

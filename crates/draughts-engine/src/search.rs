@@ -255,9 +255,10 @@ pub struct SearchOptions {
     /// a static evaluation that clears beta by this margin times the depth cuts the node.
     pub futility_margin: i32,
     /// Internal iterative reduction: a node of depth [`IIR_DEPTH`] or more with no move from
-    /// the hash table is searched one ply shallower. On by default: in self-play against the
-    /// engine without it at 0.1 s a move, +44 =132 −24 (seed 61) and +44 =124 −32 (seed 62),
-    /// together 54.0%, +28 ± 20 Elo over 400 games (2026-11-30).
+    /// the hash table is searched one ply shallower. Off by default: in self-play at 0.1 s a
+    /// move it gained +28 ± 20 Elo over 400 games, but against Scan 2.0 at a minute a game it
+    /// scored 20.3% over 37 games where the engine without it scored 32.4% on the same
+    /// openings and colours (14 games better without it, 5 worse; 2026-11-30).
     pub iir: bool,
     /// Late-move pruning (0: off, the default): in a null-window node of depth 1 to
     /// [`LMP_DEPTH`] with no capture to make, the quiet moves after the first `late_moves +
@@ -274,7 +275,7 @@ impl Default for SearchOptions {
             soft_share: SOFT_SHARE,
             time_by_stability: false,
             futility_margin: 0,
-            iir: true,
+            iir: false,
             late_moves: 0,
         }
     }

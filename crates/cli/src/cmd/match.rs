@@ -75,7 +75,7 @@ pub struct MatchArgs {
     #[arg(long)]
     opponent_futility: Option<i32>,
     /// Internal iterative reduction for our engine (`true` or `false`; default: the
-    /// engine's, true).
+    /// engine's, false).
     #[arg(long)]
     iir: Option<bool>,
     /// The same for the opponent when it is `tablier`.

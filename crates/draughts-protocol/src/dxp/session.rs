@@ -1182,10 +1182,11 @@ mod socket_tests {
         assert!((3..=12).contains(&pondered), "{:?}", game.pondered);
         assert_eq!(pondered + game.pondered_open, 12, "{:?}", game.pondered);
         assert!(hits >= 1 && hits <= pondered, "{:?}", game.pondered);
-        // 40 ms a move is tens of thousands of nodes; a search stopped by a stale flag
-        // gives up after 1,024.
+        // 40 ms a move is tens of thousands of nodes on an idle machine (a loaded CI machine
+        // once gave a search only 4,096); a search stopped by a stale flag gives up at its
+        // first look at the flag, after exactly 1,024.
         assert!(game.nodes.len() >= 6, "{:?}", game.nodes);
-        assert!(game.nodes.iter().all(|&n| n > 4_096), "{:?}", game.nodes);
+        assert!(game.nodes.iter().all(|&n| n > 1_024), "{:?}", game.nodes);
     }
 
     #[test]

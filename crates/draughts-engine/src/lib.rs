@@ -167,6 +167,7 @@ impl<G: Geometry> Engine<G> {
         for h in &mut self.history {
             *h /= 4;
         }
+        self.tt.new_search();
         self.searcher(history).run(pos, limits, on_info)
     }
 
@@ -297,8 +298,14 @@ mod tests {
             SearchOptions::default().probcut_margin,
             search::PROBCUT_MARGIN
         );
-        // Measured: 0.76 M nodes against 2.17 M.
-        assert!(on.nodes * 2 < off.nodes, "{} vs {}", on.nodes, off.nodes);
+        // Measured: 0.65 M nodes against 1.21 M (0.76 M against 2.17 M with the one-slot hash
+        // table before 2026-11-30, which lost more of the search without ProbCut).
+        assert!(
+            on.nodes * 10 < off.nodes * 7,
+            "{} vs {}",
+            on.nodes,
+            off.nodes
+        );
         assert_eq!(on.best, off.best);
         assert!(
             (on.score - off.score).abs() < 30,
@@ -324,7 +331,7 @@ mod tests {
     }
 
     #[test]
-    fn futility_iir_and_late_move_pruning_shrink_the_tree() {
+    fn futility_and_late_move_pruning_shrink_the_tree_and_iir_reaches_it() {
         let nodes = |futility_margin: i32, iir: bool, late_moves: usize| {
             let options = SearchOptions {
                 futility_margin,
@@ -339,12 +346,15 @@ mod tests {
             (default.futility_margin, default.iir, default.late_moves),
             (0, false, 0)
         );
-        // Measured at depth 10: 152 k nodes with none, 118 k with a futility margin of 40,
-        // 144 k with the reduction, 110 k with late-move pruning after 3 + depth² moves.
+        // Measured at depth 10 with the one-slot hash table before 2026-11-30: 152 k nodes with
+        // none, 118 k with a futility margin of 40, 144 k with the reduction, 110 k with
+        // late-move pruning after 3 + depth² moves. With the two-slot table, 148 k with none and
+        // 161 k with the reduction: the table now keeps what the reduction used to save, so
+        // the reduction is only checked to reach the search.
         let off = nodes(0, false, 0);
         let (futility, iir, late) = (nodes(40, false, 0), nodes(0, true, 0), nodes(0, false, 3));
         assert!(futility < off, "{futility} vs {off}");
-        assert!(iir < off, "{iir} vs {off}");
+        assert_ne!(iir, off);
         assert!(late < off, "{late} vs {off}");
     }
 

@@ -106,6 +106,8 @@ pub struct Entry {
     pub bound: Bound,
     /// Index of the best move in the generator's order (255 = none).
     pub mv: u8,
+    /// The search that stored it ([`Tt::new_search`]), to let old entries go first.
+    generation: u8,
 }
 
 const EMPTY: Entry = Entry {
@@ -114,57 +116,103 @@ const EMPTY: Entry = Entry {
     depth: -1,
     bound: Bound::Upper,
     mv: 255,
+    generation: 0,
 };
 
-/// A fixed-size hash table of search results, replaced by depth with a preference for new
-/// entries.
+/// Entries of one bucket: a position's key chooses a bucket, and its entry may stand in any
+/// slot of it.
+const SLOTS: usize = 2;
+
+/// A fixed-size hash table of search results, in buckets of two slots: the first keeps the
+/// deepest result of the current search (a deep result costs many nodes to find again), the
+/// second takes whatever the first does not, so that the flood of shallow results near the
+/// leaves cannot push the deep ones out. A result stored by an older search counts as two
+/// plies shallower for each search since, so that a game's table fills with the present
+/// position's results rather than keeping those of positions left behind.
 #[derive(Clone, Debug)]
 pub struct Tt {
-    entries: Vec<Entry>,
+    buckets: Vec<[Entry; SLOTS]>,
     mask: usize,
+    generation: u8,
 }
 
 impl Tt {
-    /// A table of about `mb` mebibytes (rounded down to a power of two of entries).
+    /// A table of about `mb` mebibytes (rounded down to a power of two of buckets).
     #[must_use]
     pub fn new(mb: usize) -> Tt {
-        let want = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
+        let want = ((mb.max(1) << 20) / std::mem::size_of::<[Entry; SLOTS]>()).max(1);
         let n = 1usize << (usize::BITS - 1 - want.leading_zeros());
         Tt {
-            entries: vec![EMPTY; n],
+            buckets: vec![[EMPTY; SLOTS]; n],
             mask: n - 1,
+            generation: 0,
         }
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        self.entries.fill(EMPTY);
+        self.buckets.fill([EMPTY; SLOTS]);
+        self.generation = 0;
+    }
+
+    /// Marks the start of a new search: what earlier searches stored ages from now on.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
     }
 
     /// The entry stored for `key`, if any.
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[(key as usize) & self.mask];
-        (e.key == key).then_some(e)
+        let bucket = &self.buckets[(key as usize) & self.mask];
+        bucket.iter().find(|e| e.key == key && key != 0).copied()
+    }
+
+    /// How deep an entry counts when another result wants its slot: its depth, less two
+    /// plies for each search since it was stored (at most 60 searches back).
+    fn worth(&self, e: &Entry) -> i32 {
+        let age = i32::from(self.generation.wrapping_sub(e.generation).min(30));
+        i32::from(e.depth) - 2 * age
     }
 
     /// Stores a result.
     pub fn store(&mut self, key: u64, depth: i32, bound: Bound, score: i32, mv: u8) {
-        let slot = &mut self.entries[(key as usize) & self.mask];
-        if slot.key == key && i32::from(slot.depth) > depth + 2 && bound != Bound::Exact {
+        let generation = self.generation;
+        let index = (key as usize) & self.mask;
+        let same = self.buckets[index].iter().position(|e| e.key == key);
+        let slot = match same {
+            Some(i) => i,
+            None => {
+                // The first slot keeps the deeper result; the second takes the rest.
+                if depth >= self.worth(&self.buckets[index][0]) {
+                    // The first slot's result is not lost: it moves to the second slot when it
+                    // is worth more than what is there.
+                    let first = self.buckets[index][0];
+                    if first.key != 0 && self.worth(&first) >= self.worth(&self.buckets[index][1]) {
+                        self.buckets[index][1] = first;
+                    }
+                    0
+                } else {
+                    1
+                }
+            }
+        };
+        let entry = &mut self.buckets[index][slot];
+        if entry.key == key && i32::from(entry.depth) > depth + 2 && bound != Bound::Exact {
+            entry.generation = generation;
             return;
         }
-        let mv = if mv == 255 && slot.key == key {
-            slot.mv
+        let mv = if mv == 255 && entry.key == key {
+            entry.mv
         } else {
             mv
         };
-        *slot = Entry {
+        *entry = Entry {
             key,
             score: score.clamp(-32000, 32000) as i16,
             depth: depth.clamp(-1, 120) as i8,
             bound,
             mv,
+            generation,
         };
     }
 }
@@ -204,5 +252,52 @@ mod tests {
         let e = t.probe(12345).unwrap();
         assert_eq!((e.score, e.depth, e.bound, e.mv), (-77, 5, Bound::Exact, 3));
         assert!(t.probe(999).is_none());
+    }
+
+    #[test]
+    fn an_entry_is_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<Entry>(), 16);
+    }
+
+    /// Keys that fall in bucket 0 of a one-MiB table.
+    fn same_bucket(t: &Tt, n: u64) -> Vec<u64> {
+        (1..)
+            .map(|i: u64| i << 40)
+            .filter(|k| (*k as usize) & t.mask == 0)
+            .take(n as usize)
+            .collect()
+    }
+
+    #[test]
+    fn shallow_results_do_not_push_a_deep_one_out() {
+        let mut t = Tt::new(1);
+        let keys = same_bucket(&t, 40);
+        t.store(keys[0], 12, Bound::Exact, 5, 1);
+        // Many shallow results of the same bucket, one after another.
+        for (i, &k) in keys[1..].iter().enumerate() {
+            t.store(k, 1 + (i % 3) as i32, Bound::Lower, 0, 2);
+        }
+        assert_eq!(t.probe(keys[0]).map(|e| e.depth), Some(12));
+        // The last shallow one is there too.
+        assert!(t.probe(*keys.last().unwrap()).is_some());
+    }
+
+    #[test]
+    fn old_deep_results_give_way_to_the_present_search() {
+        let mut t = Tt::new(1);
+        let keys = same_bucket(&t, 3);
+        t.store(keys[0], 10, Bound::Exact, 5, 1);
+        // Four searches later it counts as depth 2: a depth-3 result of the present search
+        // takes the first slot and the old one moves to the second.
+        for _ in 0..4 {
+            t.new_search();
+        }
+        t.store(keys[1], 3, Bound::Exact, 0, 2);
+        assert_eq!(t.probe(keys[1]).map(|e| e.depth), Some(3));
+        assert_eq!(t.probe(keys[0]).map(|e| e.depth), Some(10));
+        // The same search's next shallow result takes the second slot from the old one.
+        t.store(keys[2], 1, Bound::Upper, 0, 3);
+        assert!(t.probe(keys[0]).is_none());
+        assert_eq!(t.probe(keys[1]).map(|e| e.depth), Some(3));
     }
 }

@@ -21,6 +21,15 @@ pub struct BenchSearchArgs {
     /// (international only); `none` to skip it.
     #[arg(long, default_value = ".venv/bin/dame")]
     dame: String,
+    /// Positions to search instead of the start (one FEN a line, `#` comments): each is searched
+    /// to `--depth` in turn without clearing the hash table, as in a game, and the nodes of all
+    /// of them are added up (a deterministic count: it compares search or table changes by the
+    /// work they need for the same depth, whatever the machine's load).
+    #[arg(long)]
+    positions: Option<std::path::PathBuf>,
+    /// The hash table's size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
 }
 
 /// Runs `tablier bench search`.
@@ -30,9 +39,15 @@ pub fn run(args: &BenchSearchArgs) -> Result<()> {
     if !(1..=40).contains(&args.depth) {
         bail!("--depth must be between 1 and 40");
     }
+    if !(1..=65_536).contains(&args.hash) {
+        bail!("--hash must be between 1 and 65536 MiB");
+    }
+    if let Some(path) = &args.positions {
+        return run_positions(variant, path, args.depth, args.hash);
+    }
     let (nodes, secs) = with_board!(variant.board, G => {
         let pos = Position::<G>::start(variant)?;
-        let mut engine = Engine::<G>::new(variant, 64);
+        let mut engine = Engine::<G>::new(variant, args.hash);
         let r = engine.search(&pos, &[], &Limits::depth(args.depth), &mut |i| {
             eprintln!("  depth {:>2}  nodes {:>11}  {:.3} s", i.depth, i.nodes, i.time.as_secs_f64());
         });
@@ -81,6 +96,52 @@ pub fn run(args: &BenchSearchArgs) -> Result<()> {
         (nodes as f64 / secs) / (d_nodes / d_secs),
         d_secs / secs,
         args.depth
+    );
+    Ok(())
+}
+
+/// `--positions`: every position of the file searched to `depth` in turn, one table for all.
+fn run_positions(
+    variant: &'static Variant,
+    path: &std::path::Path,
+    depth: u32,
+    hash: usize,
+) -> Result<()> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    if lines.is_empty() {
+        bail!("{}: no position", path.display());
+    }
+    let (nodes, secs) = with_board!(variant.board, G => {
+        let mut positions = Vec::with_capacity(lines.len());
+        for (n, line) in &lines {
+            let pos = tablier_draughts::fen::parse::<G>(variant, line)
+                .map_err(|e| anyhow!("{}:{n}: {e}", path.display()))?;
+            positions.push(pos);
+        }
+        let mut engine = Engine::<G>::new(variant, hash);
+        let (mut nodes, mut secs) = (0u64, 0f64);
+        for pos in &positions {
+            if pos.legal_moves().is_empty() {
+                continue;
+            }
+            let r = engine.search(pos, &[], &Limits::depth(depth), &mut |_| {});
+            nodes += r.nodes;
+            secs += r.time.as_secs_f64();
+        }
+        (nodes, secs)
+    });
+    println!(
+        "tablier: {} positions of {} to depth {depth}, hash {hash} MiB: {nodes} nodes in {secs:.3} s, {:.2} M nodes/s",
+        lines.len(),
+        path.display(),
+        nodes as f64 / secs.max(1e-9) / 1e6
     );
     Ok(())
 }

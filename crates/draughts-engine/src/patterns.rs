@@ -14,7 +14,10 @@
 //!
 //! The values are learnt from self-play results ([`fit`]): logistic regression of the result
 //! on the evaluation, as for the feature weights, by stochastic gradient descent with an L2
-//! pull toward zero (a configuration the games never show stays at 0).
+//! pull toward zero (a configuration the games never show stays at 0). What is regressed can
+//! also be a blend of the result and the score the self-play search gave the position
+//! ([`PatternSamples::blend_scores`]): a game's result says little about any one of its
+//! positions, the deeper search's score says something about each.
 //!
 //! Tables can come in two phases, one for the opening and one for the endgame: a position's
 //! score is then the blend `t · opening + (1 − t) · endgame`, where `t` is the share of the
@@ -396,13 +399,18 @@ impl<G: Geometry> Windows<G> {
 }
 
 /// Training positions for [`fit`]: per position the linear evaluation (centi-men, white's
-/// side), the game's result for white, its phase ([`Windows::phase`]) and the window
-/// configurations ([`Windows::configs`]).
+/// side), the game's result for white, the search's score where there is one, its phase
+/// ([`Windows::phase`]) and the window configurations ([`Windows::configs`]). What the fit
+/// aims at is the result, or a blend of the result and the score ([`Self::blend_scores`]).
 #[derive(Clone, Debug, Default)]
 pub struct PatternSamples {
     windows: usize,
     base: Vec<f32>,
     result: Vec<f32>,
+    /// The search's score in white's favour (centi-men), NaN where there is none.
+    score: Vec<f32>,
+    /// What the fit aims at: the result unless blended.
+    target: Vec<f32>,
     phase: Vec<f32>,
     configs: Vec<u16>,
 }
@@ -420,11 +428,44 @@ impl PatternSamples {
     /// Adds a position: its linear evaluation `base` (white's side), its result for white, its
     /// phase (0 to 1) and its configurations (`2 × windows` of them).
     pub fn push(&mut self, base: f32, result: f32, phase: f32, configs: &[u16]) {
+        self.push_scored(base, result, None, phase, configs);
+    }
+
+    /// [`Self::push`] with the score in white's favour (centi-men) of a search of the
+    /// position, where there is one.
+    pub fn push_scored(
+        &mut self,
+        base: f32,
+        result: f32,
+        score: Option<i32>,
+        phase: f32,
+        configs: &[u16],
+    ) {
         assert_eq!(configs.len(), 2 * self.windows);
         self.base.push(base);
         self.result.push(result);
+        self.score.push(score.map_or(f32::NAN, |s| s as f32));
+        self.target.push(result);
         self.phase.push(phase);
         self.configs.extend_from_slice(configs);
+    }
+
+    /// Aims the fit at `(1 − weight) · result + weight · σ(k · score)` for each position
+    /// with a score (at the result alone for the others); `weight` 0 aims at the results.
+    /// Returns how many positions have a score.
+    pub fn blend_scores(&mut self, weight: f32, k: f32) -> usize {
+        let weight = weight.clamp(0.0, 1.0);
+        let mut scored = 0;
+        for ((t, &r), &s) in self.target.iter_mut().zip(&self.result).zip(&self.score) {
+            *t = if s.is_nan() {
+                r
+            } else {
+                scored += 1;
+                let p = 1.0 / (1.0 + (-k * s).exp());
+                (1.0 - weight) * r + weight * p
+            };
+        }
+        scored
     }
 
     /// Number of positions.
@@ -450,23 +491,34 @@ impl PatternSamples {
         k * s
     }
 
-    /// Mean logistic loss of `σ(k · (base + patterns))` against the results.
+    /// Mean logistic loss of `σ(k · (base + patterns))` against what the fit aims at (the
+    /// results unless [`Self::blend_scores`] blended them).
     #[must_use]
     pub fn loss(&self, table: &PatternWeights, k: f32) -> f64 {
+        self.loss_against(&self.target, table, k)
+    }
+
+    /// Mean logistic loss of `σ(k · (base + patterns))` against the games' results alone.
+    #[must_use]
+    pub fn result_loss(&self, table: &PatternWeights, k: f32) -> f64 {
+        self.loss_against(&self.result, table, k)
+    }
+
+    fn loss_against(&self, targets: &[f32], table: &PatternWeights, k: f32) -> f64 {
         if self.is_empty() {
             return 0.0;
         }
+        let sp = |x: f64| {
+            if x > 0.0 {
+                x + (-x).exp().ln_1p()
+            } else {
+                x.exp().ln_1p()
+            }
+        };
         let total: f64 = (0..self.len())
             .map(|i| {
                 let z = f64::from(self.z(i, table, k));
-                let r = f64::from(self.result[i]);
-                let sp = |x: f64| {
-                    if x > 0.0 {
-                        x + (-x).exp().ln_1p()
-                    } else {
-                        x.exp().ln_1p()
-                    }
-                };
+                let r = f64::from(targets[i]);
                 r * sp(-z) + (1.0 - r) * sp(z)
             })
             .sum();
@@ -530,7 +582,7 @@ pub fn fit(
         for &i in &order {
             let z = train.z(i, &table, config.k);
             let p = 1.0 / (1.0 + (-z).exp());
-            let g = (p - train.result[i]) * config.k;
+            let g = (p - train.target[i]) * config.k;
             let t = train.phase[i];
             let c = &train.configs[i * 2 * windows..(i + 1) * 2 * windows];
             for (n, &cfg) in c.iter().enumerate() {
@@ -571,6 +623,32 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use tablier_draughts::{fen, G10, G8, INTERNATIONAL};
+
+    #[test]
+    fn blended_targets_mix_the_score_and_the_result() {
+        let w = Windows::<G10>::new();
+        let pos = fen::parse::<G10>(&INTERNATIONAL, "W:W31,32,38,44:B3,12,17").unwrap();
+        let mut cfg = Vec::new();
+        w.configs(&pos, &mut cfg);
+        let mut set = PatternSamples::new(w.len());
+        set.push_scored(0.0, 1.0, Some(0), 0.5, &cfg);
+        set.push_scored(0.0, 0.0, None, 0.5, &cfg);
+        let zero = PatternWeights::zeros(w.len());
+        // Against the results, an evaluation of 0 (a chance of one half) loses ln 2 a position.
+        let ln2 = std::f64::consts::LN_2;
+        assert!((set.loss(&zero, 0.01) - ln2).abs() < 1e-9);
+        assert_eq!(set.blend_scores(0.5, 0.01), 1);
+        // The first now aims at 0.75 (half its win, half the score's even chance); the second,
+        // without a score, still at its result.
+        assert_eq!(set.target, vec![0.75, 0.0]);
+        assert!((set.result_loss(&zero, 0.01) - ln2).abs() < 1e-9);
+        // With the score alone, an even score is exactly what the zero table predicts.
+        set.blend_scores(1.0, 0.01);
+        assert_eq!(set.target, vec![0.5, 0.0]);
+        assert!((set.loss(&zero, 0.01) - ln2).abs() < 1e-9);
+        set.blend_scores(0.0, 0.01);
+        assert_eq!(set.target, set.result);
+    }
 
     #[test]
     fn window_counts_and_symmetry() {

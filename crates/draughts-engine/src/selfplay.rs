@@ -26,10 +26,10 @@ use std::sync::Mutex;
 
 use rand::rngs::StdRng;
 use rand::SeedableRng;
-use tablier_draughts::{Geometry, Position, Variant};
+use tablier_draughts::{Geometry, Variant};
 
 use crate::patterns::{PatternSamples, Windows};
-use crate::tune::{self, MatchScore, PlayConfig, Sample};
+use crate::tune::{self, MatchScore, PlayConfig, PlayedGame, Sample};
 use crate::{Engine, Evaluator, Weights};
 
 /// The games of a Texel tuning: their samples (every tenth game held out, to measure the
@@ -80,7 +80,8 @@ pub fn texel_games<G: Geometry>(
 
 /// `games` self-play games of `weights` on `threads` threads (at least one), each thread
 /// with an engine of its own and a stream seeded from `seed` and its number: each game's
-/// quiet positions and its result for white ([`tune::self_play_positions`]). `on_game` is
+/// quiet positions with their search scores, and its result for white
+/// ([`tune::self_play_positions`]). `on_game` is
 /// called (from the threads) after each game. Stops early when `stop` is set.
 #[allow(clippy::too_many_arguments)]
 pub fn self_play_parallel<G: Geometry>(
@@ -92,7 +93,7 @@ pub fn self_play_parallel<G: Geometry>(
     seed: u64,
     stop: &AtomicBool,
     on_game: &(dyn Fn() + Sync),
-) -> Vec<(Vec<Position<G>>, f32)> {
+) -> Vec<PlayedGame<G>> {
     let played = Mutex::new(Vec::new());
     on_threads(
         threads,
@@ -191,13 +192,13 @@ pub struct PatternData {
     pub linear: Vec<Sample>,
 }
 
-/// The samples of [`PatternData`] for `games` (each game's positions and its result for
-/// white), evaluated with `weights`.
+/// The samples of [`PatternData`] for `games` (each game's positions, their search scores and
+/// the result for white), evaluated with `weights`.
 #[must_use]
 pub fn pattern_samples<G: Geometry>(
     variant: &'static Variant,
     weights: &Weights,
-    games: &[(Vec<Position<G>>, f32)],
+    games: &[PlayedGame<G>],
 ) -> PatternData {
     let windows = Windows::<G>::new();
     let eval = Evaluator::<G>::new(variant, weights.clone());
@@ -207,24 +208,25 @@ pub fn pattern_samples<G: Geometry>(
         linear: Vec::new(),
     };
     let mut configs = Vec::new();
-    for (i, (positions, result)) in games.iter().enumerate() {
+    for (i, game) in games.iter().enumerate() {
         // Every tenth game is held out.
         let set = if i % 10 == 9 {
             &mut data.held_out
         } else {
             &mut data.train
         };
-        for pos in positions {
+        for (j, pos) in game.positions.iter().enumerate() {
             windows.configs(pos, &mut configs);
-            set.push(
+            set.push_scored(
                 eval.linear_white(pos),
-                *result,
+                game.result,
+                game.scores.get(j).copied().flatten(),
                 windows.phase(pos),
                 &configs,
             );
             data.linear.push(Sample {
                 features: eval.feature_diff(pos).map(|x| x as f32),
-                result: *result,
+                result: game.result,
             });
         }
     }

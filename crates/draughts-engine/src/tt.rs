@@ -168,7 +168,8 @@ impl Tt {
     }
 
     /// How deep an entry counts when another result wants its slot: its depth, less two
-    /// plies for each search since it was stored (at most 60 searches back).
+    /// plies for each search since it was stored (the age counts up to 30 searches: at most
+    /// 60 plies less).
     fn worth(&self, e: &Entry) -> i32 {
         let age = i32::from(self.generation.wrapping_sub(e.generation).min(30));
         i32::from(e.depth) - 2 * age

@@ -146,13 +146,27 @@ pub fn is_quiet<G: Geometry>(pos: &Position<G>) -> bool {
 /// Returns the game, or `None` when `stop` was set.
 pub fn play_game<G: Geometry>(
     white: &mut Engine<G>,
-    mut black: Option<&mut Engine<G>>,
+    black: Option<&mut Engine<G>>,
     opening: &[Move<G>],
     config: &PlayConfig,
     stop: &AtomicBool,
 ) -> Option<Game<G>> {
+    play_game_scored(white, black, opening, config, stop).map(|(game, _)| game)
+}
+
+/// [`play_game`], with the score of the search of each ply in white's favour (centi-men):
+/// `None` for the opening's plies and for moves played without a search (the only legal
+/// move).
+pub fn play_game_scored<G: Geometry>(
+    white: &mut Engine<G>,
+    mut black: Option<&mut Engine<G>>,
+    opening: &[Move<G>],
+    config: &PlayConfig,
+    stop: &AtomicBool,
+) -> Option<(Game<G>, Vec<Option<i32>>)> {
     let variant = white.variant();
     let mut game = Game::<G>::start(variant).expect("the engine's board is the variant's");
+    let mut scores = Vec::new();
     white.new_game();
     if let Some(b) = black.as_deref_mut() {
         b.new_game();
@@ -161,6 +175,7 @@ pub fn play_game<G: Geometry>(
         if game.play(m).is_err() {
             break;
         }
+        scores.push(None);
     }
     let limits = Limits::depth(config.depth.max(1));
     while game.ending().is_none() && (game.moves().len() as u32) < config.max_plies {
@@ -175,8 +190,13 @@ pub fn play_game<G: Geometry>(
         let r = engine.search(&pos, history(&game), &limits, &mut |_| {});
         let Some(m) = r.best else { break };
         game.play(&m).ok()?;
+        let white_score = match pos.side_to_move() {
+            Side::White => r.score,
+            Side::Black => -r.score,
+        };
+        scores.push((r.depth > 0).then_some(white_score));
     }
-    Some(game)
+    Some((game, scores))
 }
 
 /// A self-play game of `engine` from a balloted opening, as training samples: every quiet
@@ -187,38 +207,58 @@ pub fn self_play_game<G: Geometry>(
     rng: &mut impl Rng,
     stop: &AtomicBool,
 ) -> Option<Vec<Sample>> {
-    let (positions, result) = self_play_positions(engine, config, rng, stop)?;
+    let game = self_play_positions(engine, config, rng, stop)?;
     Some(
-        positions
+        game.positions
             .iter()
             .map(|pos| Sample {
                 features: engine.evaluator().feature_diff(pos).map(|x| x as f32),
-                result,
+                result: game.result,
             })
             .collect(),
     )
 }
 
+/// A self-play game as training data: its quiet positions after the opening, the search's
+/// score of each, and the game's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame<G: Geometry> {
+    /// The quiet positions after the opening, in the order played.
+    pub positions: Vec<Position<G>>,
+    /// For each position, the score in white's favour (centi-men) of the search that chose
+    /// the move played there; `None` where the move was played without one.
+    pub scores: Vec<Option<i32>>,
+    /// The game's result for white (1, ½ or 0).
+    pub result: f32,
+}
+
 /// A self-play game of `engine` from a balloted opening: every quiet position after the
-/// opening, and the game's result for white. `None` when `stop` was set.
+/// opening with its search score, and the game's result for white. `None` when `stop` was
+/// set.
 pub fn self_play_positions<G: Geometry>(
     engine: &mut Engine<G>,
     config: &PlayConfig,
     rng: &mut impl Rng,
     stop: &AtomicBool,
-) -> Option<(Vec<Position<G>>, f32)> {
+) -> Option<PlayedGame<G>> {
     let opening = balloted_opening(engine, config.opening_plies, rng);
-    let game = play_game(engine, None, &opening, config, stop)?;
+    let (game, ply_scores) = play_game_scored(engine, None, &opening, config, stop)?;
     let result = white_score(game.ending());
     let mut pos = *game.start_position();
     let mut positions = Vec::new();
+    let mut scores = Vec::new();
     for (i, m) in game.moves().iter().enumerate() {
         if i >= opening.len() && is_quiet(&pos) {
             positions.push(pos);
+            scores.push(ply_scores.get(i).copied().flatten());
         }
         pos.play_unchecked(m);
     }
-    Some((positions, result))
+    Some(PlayedGame {
+        positions,
+        scores,
+        result,
+    })
 }
 
 /// The score of a match, from the first player's side.
@@ -731,6 +771,33 @@ mod tests {
         assert!(samples.iter().all(|s| s.result == r));
         stop.store(true, Ordering::Relaxed);
         assert!(self_play_game(&mut e, &config, &mut rng, &stop).is_none());
+    }
+
+    #[test]
+    fn self_play_positions_carry_the_search_scores_in_whites_favour() {
+        let mut e = Engine::<G8>::new(&BRAZILIAN, 1);
+        let config = PlayConfig {
+            depth: 3,
+            opening_plies: 4,
+            max_plies: 200,
+        };
+        let stop = AtomicBool::new(false);
+        let mut decisive = 0;
+        for seed in 0..12 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let g = self_play_positions(&mut e, &config, &mut rng, &stop).unwrap();
+            assert_eq!(g.scores.len(), g.positions.len());
+            // Nearly every quiet position had a choice of moves, so a search.
+            let scored: Vec<i32> = g.scores.iter().flatten().copied().collect();
+            assert!(2 * scored.len() > g.positions.len(), "{scored:?}");
+            if g.result != 0.5 {
+                // The last scores of a won game favour the winner, whichever side moved.
+                decisive += 1;
+                let last: i32 = scored.iter().rev().take(3).sum();
+                assert_eq!(last > 0, g.result == 1.0, "{:?} {}", scored, g.result);
+            }
+        }
+        assert!(decisive > 0, "no decisive game to check the sign on");
     }
 
     #[test]

@@ -11,10 +11,10 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use rand::SeedableRng;
-use tablier_draughts::{fen, with_board, Geometry, Position, Variant};
+use tablier_draughts::{fen, with_board, Geometry, Variant};
 use tablier_draughts_engine::eval::{FEATURE_NAMES, NUM_FEATURES};
 use tablier_draughts_engine::selfplay::{self, TexelGames};
-use tablier_draughts_engine::tune::{self, MatchScore, PlayConfig};
+use tablier_draughts_engine::tune::{self, MatchScore, PlayConfig, PlayedGame};
 use tablier_draughts_engine::{Engine, Weights};
 
 use crate::cmd::draughts::{read_patterns, variant};
@@ -78,7 +78,8 @@ pub struct TrainArgs {
     #[arg(long)]
     play_patterns: Option<PathBuf>,
     /// Pattern tables: also write the self-play games' positions to this file (one game per
-    /// line: its result for white, then its positions as FEN, separated by `;`).
+    /// line: its result for white, then its positions as FEN, separated by `;`, each followed
+    /// by `=` and the search's score in white's favour where the move was searched).
     #[arg(long)]
     save_games: Option<PathBuf>,
     /// Pattern tables: learn from the games of these files (written by `--save-games`) too
@@ -107,6 +108,22 @@ pub struct TrainArgs {
     /// endgame, blended by the share of the pieces still on the board.
     #[arg(long)]
     phased: bool,
+    /// Pattern tables: what the tables learn to predict, per position, is this share of the
+    /// score the self-play search gave it (as a winning chance, with the same scale as the
+    /// evaluation) and the rest of the game's result (0: the result alone; 1: the score
+    /// alone). Positions without a score (loaded from older files) keep the result.
+    #[arg(long, default_value_t = 0.0, value_parser = share)]
+    score_weight: f32,
+}
+
+/// A share between 0 and 1.
+fn share(text: &str) -> Result<f32, String> {
+    let x: f32 = text.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=1.0).contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!("{x} is not between 0 and 1"))
+    }
 }
 
 /// Runs `tablier train draughts`.
@@ -172,7 +189,7 @@ fn self_play_parallel<G: Geometry>(
     variant: &'static Variant,
     start: &Weights,
     stop: &AtomicBool,
-) -> Vec<(Vec<Position<G>>, f32)> {
+) -> Vec<PlayedGame<G>> {
     let config = PlayConfig {
         depth: args.depth,
         opening_plies: args.opening_plies,
@@ -226,27 +243,14 @@ fn train_patterns_on<G: Geometry>(
     }
     let mut games = self_play_parallel::<G>(args, variant, &player, stop);
     if let Some(p) = &args.save_games {
-        let mut text = String::new();
-        for (positions, result) in &games {
-            let fens: Vec<String> = positions.iter().map(fen::write_plain).collect();
-            let _ = writeln!(text, "{result};{}", fens.join(";"));
-        }
-        std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?;
+        std::fs::write(p, saved_games(&games))
+            .with_context(|| format!("cannot write {}", p.display()))?;
     }
     for p in &args.load_games {
         let text = read_text(p)?;
-        for (n, line) in text.lines().enumerate() {
-            let bad = || anyhow!("{} line {}: not a saved game", p.display(), n + 1);
-            let mut parts = line.split(';');
-            let result: f32 = parts.next().and_then(|r| r.parse().ok()).ok_or_else(bad)?;
-            let positions = parts
-                .map(|f| {
-                    fen::parse::<G>(variant, f)
-                        .map_err(|e| anyhow!("{} line {}: {e}", p.display(), n + 1))
-                })
-                .collect::<Result<Vec<_>>>()?;
-            games.push((positions, result));
-        }
+        games.extend(
+            parse_saved_games::<G>(variant, &text).map_err(|e| anyhow!("{}: {e}", p.display()))?,
+        );
     }
     if stop.load(Ordering::Relaxed) {
         eprintln!(
@@ -258,8 +262,8 @@ fn train_patterns_on<G: Geometry>(
     let play_time = began.elapsed();
     let windows = patterns::Windows::<G>::new();
     let PatternData {
-        train,
-        held_out: held,
+        mut train,
+        held_out: mut held,
         linear,
     } = selfplay::pattern_samples(variant, &start, &games);
     if train.is_empty() || held.is_empty() {
@@ -273,6 +277,16 @@ fn train_patterns_on<G: Geometry>(
         train.len(),
         held.len()
     );
+    if args.score_weight > 0.0 {
+        let scored =
+            train.blend_scores(args.score_weight, k) + held.blend_scores(args.score_weight, k);
+        println!(
+            "aiming at {:.2} x the search's score + {:.2} x the result ({scored} of {} positions have a score)",
+            args.score_weight,
+            1.0 - args.score_weight,
+            train.len() + held.len()
+        );
+    }
     let config = FitConfig {
         k,
         epochs: args.epochs,
@@ -291,6 +305,13 @@ fn train_patterns_on<G: Geometry>(
         );
     });
     let best = log.iter().map(|e| e.held_out).fold(held_before, f64::min);
+    if args.score_weight > 0.0 {
+        println!(
+            "held-out log loss against the results alone: {:.5} without patterns, {:.5} with",
+            held.result_loss(&zero, k),
+            held.result_loss(&table, k)
+        );
+    }
     let table = Arc::new(table);
     let with = Weights {
         patterns: Some(Arc::clone(&table)),
@@ -333,6 +354,63 @@ fn train_patterns_on<G: Geometry>(
 }
 
 /// Writes pattern tables atomically (a temporary file renamed over the target).
+/// The text of `--save-games`: one game a line, its result for white, then its positions as
+/// FEN, each with `=` and its search score where it has one, all separated by `;`.
+fn saved_games<G: Geometry>(games: &[PlayedGame<G>]) -> String {
+    let mut text = String::new();
+    for g in games {
+        let _ = write!(text, "{}", g.result);
+        for (i, pos) in g.positions.iter().enumerate() {
+            let _ = write!(text, ";{}", fen::write_plain(pos));
+            if let Some(score) = g.scores.get(i).copied().flatten() {
+                let _ = write!(text, "={score}");
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// Reads the games of [`saved_games`] (files written before the scores were saved read too:
+/// their positions have none).
+fn parse_saved_games<G: Geometry>(
+    variant: &'static Variant,
+    text: &str,
+) -> Result<Vec<PlayedGame<G>>> {
+    let mut games = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let bad = |why: &str| anyhow!("line {}: not a saved game ({why})", n + 1);
+        let mut parts = line.split(';');
+        let result: f32 = parts
+            .next()
+            .and_then(|r| r.parse().ok())
+            .filter(|r| [0.0, 0.5, 1.0].contains(r))
+            .ok_or_else(|| bad("the result is not 0, 0.5 or 1"))?;
+        let mut game = PlayedGame {
+            positions: Vec::new(),
+            scores: Vec::new(),
+            result,
+        };
+        for part in parts {
+            let (f, score) = match part.split_once('=') {
+                Some((f, s)) => (
+                    f,
+                    Some(
+                        s.parse::<i32>()
+                            .map_err(|_| bad("a score is not a number"))?,
+                    ),
+                ),
+                None => (part, None),
+            };
+            let pos = fen::parse::<G>(variant, f).map_err(|e| anyhow!("line {}: {e}", n + 1))?;
+            game.positions.push(pos);
+            game.scores.push(score);
+        }
+        games.push(game);
+    }
+    Ok(games)
+}
+
 fn write_patterns(
     out: &Path,
     table: &tablier_draughts_engine::patterns::PatternWeights,
@@ -529,5 +607,44 @@ mod tests {
         let d = utc_date();
         assert_eq!(d.len(), 10);
         assert!(d.starts_with("20"));
+    }
+
+    #[test]
+    fn saved_games_keep_their_scores_and_old_files_still_read() {
+        use tablier_draughts::{G10, INTERNATIONAL};
+        let a = fen::parse::<G10>(&INTERNATIONAL, "W:W31,32,38,44:B3,12,17").unwrap();
+        let b = fen::parse::<G10>(&INTERNATIONAL, "B:W34,39,48:B7,13,19,20").unwrap();
+        let games = vec![
+            PlayedGame {
+                positions: vec![a, b],
+                scores: vec![Some(-35), None],
+                result: 0.5,
+            },
+            PlayedGame {
+                positions: vec![b],
+                scores: vec![Some(120)],
+                result: 1.0,
+            },
+        ];
+        let text = saved_games(&games);
+        assert_eq!(
+            parse_saved_games::<G10>(&INTERNATIONAL, &text).unwrap(),
+            games
+        );
+        // A file of the format before the scores: every position without one.
+        let old = format!("0;{};{}\n", fen::write_plain(&a), fen::write_plain(&b));
+        let read = parse_saved_games::<G10>(&INTERNATIONAL, &old).unwrap();
+        assert_eq!(read[0].scores, vec![None, None]);
+        assert_eq!(read[0].result, 0.0);
+        // Bad lines are refused with their number.
+        for bad in [
+            "0.25;W:W31:B3".to_string(),
+            format!("1;{}=x", fen::write_plain(&a)),
+            "1;W:W31:B99".to_string(),
+        ] {
+            let text = format!("{}\n{bad}\n", text.lines().next().unwrap());
+            let e = parse_saved_games::<G10>(&INTERNATIONAL, &text).unwrap_err();
+            assert!(e.to_string().starts_with("line 2"), "{e}");
+        }
     }
 }

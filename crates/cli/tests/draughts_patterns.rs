@@ -87,6 +87,25 @@ fn learns_saves_reloads_and_plays_with_pattern_tables() {
     assert!(text(&o).contains("of 367416 entries set"), "{}", text(&o));
     let t2 = PatternWeights::from_bytes(&std::fs::read(&again).unwrap()).unwrap();
     assert_eq!((t2.windows(), t2.phases()), (28, 2));
+    // The positions were saved with their search scores, and the tables can aim at a blend of
+    // score and result; a share outside 0..=1 is refused.
+    assert!(saved.contains('='), "no score saved");
+    let o = reload(&["--score-weight", "0.5"], &d.join("blend.bin"));
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("aiming at 0.50 x the search's score + 0.50 x the result"),
+        "{}",
+        text(&o)
+    );
+    assert!(
+        text(&o).contains("held-out log loss against the results alone"),
+        "{}",
+        text(&o)
+    );
+    let o = reload(&["--score-weight", "2"], &d.join("bad.bin"));
+    assert!(!o.status.success());
+    assert!(text(&o).contains("not between 0 and 1"), "{}", text(&o));
+    assert!(!d.join("bad.bin").exists());
     // New tables checked in games against older ones rather than against none.
     let o = reload(
         &[

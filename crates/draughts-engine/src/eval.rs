@@ -34,7 +34,7 @@ use std::sync::Arc;
 use tablier_core::Side;
 use tablier_draughts::{Bits, Geometry, Position, Variant};
 
-use crate::patterns::{PatternWeights, Windows};
+use crate::patterns::{PatternWeights, QuantizedPatterns, Windows};
 
 /// Number of features.
 pub const NUM_FEATURES: usize = 14;
@@ -168,12 +168,9 @@ pub struct Masks<G: Geometry> {
     left: G::B,
     right: G::B,
     diagonal: G::B,
-    /// Squares in front of a white man on bit `i` (the cone towards row 0).
-    cone_white: Vec<G::B>,
-    /// Squares in front of a black man on bit `i`.
-    cone_black: Vec<G::B>,
-    /// Row of each bit.
-    row_of: Vec<u8>,
+    /// `advance_bits[side][k]`: the squares whose rows advanced from `side`'s back row
+    /// (white 0, black 1) have bit `k` set, so that a sum of rows advanced is four counts.
+    advance_bits: [[G::B; 4]; 2],
     /// Men of the starting position, both sides together (for the endgame scale).
     start_men: i32,
     lone_king_defence: bool,
@@ -191,10 +188,6 @@ impl<G: Geometry> Masks<G> {
         let mut left = G::B::ZERO;
         let mut right = G::B::ZERO;
         let mut diagonal = G::B::ZERO;
-        let size = G::bit_of(G::SQUARES) as usize + 1;
-        let mut cone_white = vec![G::B::ZERO; size];
-        let mut cone_black = vec![G::B::ZERO; size];
-        let mut row_of = vec![0u8; size];
         for r in 0..n {
             for c in 0..n {
                 let Some(b) = bit(r, c) else { continue };
@@ -215,32 +208,28 @@ impl<G: Geometry> Masks<G> {
                 if r + c == n - 1 {
                     diagonal |= b;
                 }
-                let i = b.lowest() as usize;
-                row_of[i] = r as u8;
-                for r2 in 0..n {
-                    for c2 in 0..n {
-                        let Some(b2) = bit(r2, c2) else { continue };
-                        let dc = c.abs_diff(c2);
-                        if r2 < r && dc <= r - r2 {
-                            cone_white[i] |= b2;
-                        }
-                        if r2 > r && dc <= r2 - r {
-                            cone_black[i] |= b2;
-                        }
-                    }
+            }
+        }
+        let mut advance_bits = [[G::B::ZERO; 4]; 2];
+        for (r, &row) in rows.iter().enumerate() {
+            let (white, black) = (n as usize - 1 - r, r);
+            for k in 0..4 {
+                if white >> k & 1 == 1 {
+                    advance_bits[0][k] |= row;
+                }
+                if black >> k & 1 == 1 {
+                    advance_bits[1][k] |= row;
                 }
             }
         }
         Masks {
+            advance_bits,
             rows,
             centre,
             edge,
             left,
             right,
             diagonal,
-            cone_white,
-            cone_black,
-            row_of,
             start_men: (2 * variant.rows_of_men * G::H) as i32,
             lone_king_defence: variant.flying_kings,
         }
@@ -259,17 +248,13 @@ impl<G: Geometry> Masks<G> {
         let mut f = [0i32; NUM_FEATURES];
         f[0] = men.count() as i32;
         f[1] = my_kings.count() as i32;
-        let mut advance = 0;
-        for r in 0..n {
-            let c = (men & self.rows[r]).count() as i32;
-            if c != 0 {
-                let adv = match side {
-                    Side::White => (n - 1 - r) as i32,
-                    Side::Black => r as i32,
-                };
-                advance += c * adv;
-            }
-        }
+        let adv = &self.advance_bits[match side {
+            Side::White => 0,
+            Side::Black => 1,
+        }];
+        let advanced =
+            |b: G::B| -> i32 { (0..4).map(|k| ((b & adv[k]).count() as i32) << k).sum() };
+        let advance = advanced(men);
         f[2] = advance;
         let all_men = ((pos.side_bits(Side::White) | pos.side_bits(Side::Black)) & !kings).count();
         let gone = (self.start_men - all_men as i32).max(0);
@@ -281,24 +266,28 @@ impl<G: Geometry> Masks<G> {
         };
         f[5] = (men & back_row).count() as i32;
         f[6] = (men & self.edge).count() as i32;
-        let cones = match side {
-            Side::White => &self.cone_white,
-            Side::Black => &self.cone_black,
+        // The squares with an opposing piece in the cone in front of them: those with one
+        // on a square diagonally in front, or in front of such a square (the cone of a square
+        // is its two forward neighbours' cones and the neighbours themselves), filled in one
+        // row at a time.
+        let (ahead_a, ahead_b) = match side {
+            Side::White => (
+                tablier_draughts::Dir::DownLeft,
+                tablier_draughts::Dir::DownRight,
+            ),
+            Side::Black => (
+                tablier_draughts::Dir::UpLeft,
+                tablier_draughts::Dir::UpRight,
+            ),
         };
-        let mut free = 0;
-        let mut free_adv = 0;
-        for i in men.iter() {
-            if (cones[i as usize] & theirs).is_empty() {
-                free += 1;
-                let r = self.row_of[i as usize] as usize;
-                free_adv += match side {
-                    Side::White => (n - 1 - r) as i32,
-                    Side::Black => r as i32,
-                };
-            }
+        let mut blocked = G::B::ZERO;
+        for _ in 1..n {
+            let seen = theirs | blocked;
+            blocked = (G::step(seen, ahead_a) | G::step(seen, ahead_b)) & G::VALID;
         }
-        f[7] = free;
-        f[8] = free_adv;
+        let free_men = men & !blocked;
+        f[7] = free_men.count() as i32;
+        f[8] = advanced(free_men);
         let (fwd, back) = match side {
             Side::White => (
                 [
@@ -348,7 +337,7 @@ pub struct Evaluator<G: Geometry> {
     masks: Masks<G>,
     weights: Weights,
     /// The pattern windows and tables, when the weights have tables for this board.
-    patterns: Option<(Windows<G>, Arc<PatternWeights>)>,
+    patterns: Option<(Windows<G>, Arc<QuantizedPatterns>)>,
 }
 
 impl<G: Geometry> Evaluator<G> {
@@ -358,7 +347,7 @@ impl<G: Geometry> Evaluator<G> {
     pub fn new(variant: &Variant, weights: Weights) -> Self {
         let patterns = weights.patterns.clone().and_then(|t| {
             let windows = Windows::<G>::new();
-            (windows.len() == t.windows()).then_some((windows, t))
+            (windows.len() == t.windows()).then(|| (windows, Arc::new(QuantizedPatterns::new(&t))))
         });
         Evaluator {
             masks: Masks::new(variant),
@@ -403,7 +392,7 @@ impl<G: Geometry> Evaluator<G> {
     pub fn evaluate(&self, pos: &Position<G>) -> i32 {
         let mut s = self.linear_white(pos);
         if let Some((windows, table)) = &self.patterns {
-            s += windows.score(table, pos);
+            s += windows.score_quantized(table, pos);
         }
         let s = s.round() as i32;
         match pos.side_to_move() {
@@ -445,6 +434,69 @@ mod tests {
         assert_eq!(f[2], 6, "row 1 from the top is 6 rows advanced");
         assert_eq!(f[7], 1);
         assert_eq!(f[8], 6);
+    }
+
+    /// The counts read with whole-board masks (rows advanced by bit planes, the cones in
+    /// front of the men filled in row by row) agree with the same counts taken man by man
+    /// from rows and columns, along random games of every board size.
+    #[test]
+    fn free_men_and_advance_agree_with_a_count_man_by_man() {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        fn check<G: Geometry>(variant: &'static Variant, seed: u64) {
+            let masks = Masks::<G>::new(variant);
+            let n = G::N;
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut free_seen = 0;
+            for _ in 0..20 {
+                let mut game = tablier_draughts::game::Game::<G>::start(variant).unwrap();
+                for _ in 0..200 {
+                    let pos = *game.position();
+                    let pieces = pos.pieces();
+                    for side in [Side::White, Side::Black] {
+                        let (mut advance, mut free, mut free_advance) = (0, 0, 0);
+                        for (sq, p) in &pieces {
+                            if p.side != side || p.king {
+                                continue;
+                            }
+                            let (r, c) = G::row_col(*sq);
+                            let adv = match side {
+                                Side::White => (n - 1 - r) as i32,
+                                Side::Black => r as i32,
+                            };
+                            advance += adv;
+                            let blocked = pieces.iter().any(|(sq2, p2)| {
+                                let (r2, c2) = G::row_col(*sq2);
+                                let ahead = match side {
+                                    Side::White => r2 < r && c.abs_diff(c2) <= r - r2,
+                                    Side::Black => r2 > r && c.abs_diff(c2) <= r2 - r,
+                                };
+                                p2.side != side && ahead
+                            });
+                            if !blocked {
+                                free += 1;
+                                free_advance += adv;
+                            }
+                        }
+                        let f = masks.features(&pos, side);
+                        let at = fen::write(&pos);
+                        assert_eq!(f[2], advance, "{}: {at}", variant.name);
+                        assert_eq!(f[7], free, "{}: {at}", variant.name);
+                        assert_eq!(f[8], free_advance, "{}: {at}", variant.name);
+                        free_seen += free;
+                    }
+                    let moves = game.legal_moves();
+                    let Some(m) = moves.choose(&mut rng).copied() else {
+                        break;
+                    };
+                    game.play(&m).unwrap();
+                }
+            }
+            assert!(free_seen > 100, "{}: {free_seen}", variant.name);
+        }
+        check::<G10>(&INTERNATIONAL, 11);
+        check::<G8>(&tablier_draughts::ENGLISH, 12);
+        check::<tablier_draughts::G12>(&tablier_draughts::CANADIAN, 13);
     }
 
     #[test]

@@ -244,6 +244,12 @@ pub struct Windows<G: Geometry> {
     black: Vec<[u8; WINDOW_SQUARES]>,
     /// Bit indices of the playable squares of each row, left to right.
     rows: Vec<Vec<u8>>,
+    /// Lowest bit of each row: a row's squares are consecutive bits, left to right.
+    row_shift: Vec<u8>,
+    /// The pair codes of one row ([`Windows::score`]), for every (white men, black men) of
+    /// the row as `white | black << H` (two men on one square never occur): the first eight
+    /// in white's view, the next eight in black's.
+    row_codes: Vec<[u8; 16]>,
     /// Pieces of the starting position (both sides): the phase's full board.
     full: f32,
     _board: std::marker::PhantomData<G>,
@@ -292,11 +298,31 @@ impl<G: Geometry> Windows<G> {
                     .map(|c| bit(r, c))
                     .collect()
             })
+            .collect::<Vec<Vec<u8>>>();
+        let h = G::H as usize;
+        let row_shift = rows.iter().map(|row| row[0]).collect();
+        for row in &rows {
+            debug_assert!(row.windows(2).all(|p| p[1] == p[0] + 1), "consecutive bits");
+        }
+        let row_codes = (0..1usize << (2 * h))
+            .map(|i| {
+                let (w, k) = (i & ((1 << h) - 1), i >> h);
+                let sw = |c: usize| ((w >> c) & 1) as u8 | ((((k >> c) & 1) as u8) << 1);
+                let sb = |c: usize| ((k >> c) & 1) as u8 | ((((w >> c) & 1) as u8) << 1);
+                let mut codes = [0u8; 16];
+                for j in 0..h - 1 {
+                    codes[j] = sw(j) + 3 * sw(j + 1);
+                    codes[8 + j] = sb(j + 1) + 3 * sb(j);
+                }
+                codes
+            })
             .collect();
         Windows {
             white,
             black,
             rows,
+            row_shift,
+            row_codes,
             full: (2 * (n / 2 - 1) * G::H) as f32,
             _board: std::marker::PhantomData,
         }
@@ -353,19 +379,15 @@ impl<G: Geometry> Windows<G> {
         let pairs = n / 2 - 1;
         // Codes of each row's neighbouring pairs: white's view (left + 3 right, own = 1) and
         // black's (the row turned: right + 3 left, black's men = 1).
+        let mask = (1u128 << G::H) - 1;
         let mut tw = [[0u16; 8]; 16];
         let mut tb = [[0u16; 8]; 16];
-        for (r, row) in self.rows.iter().enumerate() {
-            let mut sw = [0u16; 8];
-            let mut sb = [0u16; 8];
-            for (i, &b) in row.iter().enumerate() {
-                let (w, k) = (((wm >> b) & 1) as u16, ((bm >> b) & 1) as u16);
-                sw[i] = w | (k << 1);
-                sb[i] = k | (w << 1);
-            }
+        for (r, &shift) in self.row_shift.iter().enumerate() {
+            let i = ((wm >> shift) & mask) | (((bm >> shift) & mask) << G::H);
+            let codes = &self.row_codes[i as usize];
             for j in 0..pairs {
-                tw[r][j] = sw[j] + 3 * sw[j + 1];
-                tb[r][j] = sb[j + 1] + 3 * sb[j];
+                tw[r][j] = u16::from(codes[j]);
+                tb[r][j] = u16::from(codes[8 + j]);
             }
         }
         let mut s = 0.0f32;
@@ -395,6 +417,91 @@ impl<G: Geometry> Windows<G> {
         } else {
             s
         }
+    }
+
+    /// The pattern score of `pos` from white's side in tenths of a centi-man, with the
+    /// tables of the evaluator ([`QuantizedPatterns`]): the same sum as [`Windows::score`]
+    /// (times ten), each value rounded as the tables' file rounds it.
+    #[must_use]
+    pub fn score_quantized(&self, table: &QuantizedPatterns, pos: &Position<G>) -> f32 {
+        debug_assert_eq!(table.windows, self.len());
+        let kings = pos.king_bits();
+        let wm = (pos.side_bits(Side::White) & !kings).to_u128();
+        let bm = (pos.side_bits(Side::Black) & !kings).to_u128();
+        let n = self.row_shift.len();
+        let pairs = n / 2 - 1;
+        let mask = (1u128 << G::H) - 1;
+        // Per row, the codes of its pairs in white's view (first eight) and black's.
+        let mut rc = [[0u8; 16]; 16];
+        for (r, &shift) in self.row_shift.iter().enumerate() {
+            let i = ((wm >> shift) & mask) | (((bm >> shift) & mask) << G::H);
+            rc[r] = self.row_codes[i as usize];
+        }
+        let values = &table.values[..];
+        let end = table.windows * CONFIGS;
+        let (mut s, mut e) = (0i32, 0i32);
+        let mut at = 0;
+        for r0 in 0..=n - 4 {
+            let (a, b, c, d) = (&rc[r0], &rc[r0 + 1], &rc[r0 + 2], &rc[r0 + 3]);
+            // Black's windows of this row of windows: rows n-1-r0 down to n-4-r0, turned.
+            let rb = n - 1 - r0;
+            let (ba, bb, bc, bd) = (&rc[rb], &rc[rb - 1], &rc[rb - 2], &rc[rb - 3]);
+            for j in 0..pairs {
+                let iw = usize::from(a[j])
+                    + 9 * usize::from(b[j])
+                    + 81 * usize::from(c[j])
+                    + 729 * usize::from(d[j]);
+                let jb = 8 + pairs - 1 - j;
+                let ib = usize::from(ba[jb])
+                    + 9 * usize::from(bb[jb])
+                    + 81 * usize::from(bc[jb])
+                    + 729 * usize::from(bd[jb]);
+                // Both indices are below 3⁸ and `at` is a window's start: within the table.
+                s += i32::from(values[at + iw]) - i32::from(values[at + ib]);
+                if table.phases == 2 {
+                    e += i32::from(values[end + at + iw]) - i32::from(values[end + at + ib]);
+                }
+                at += CONFIGS;
+            }
+        }
+        if table.phases == 2 {
+            let t = self.phase(pos);
+            (t * s as f32 + (1.0 - t) * e as f32) / SCALE
+        } else {
+            s as f32 / SCALE
+        }
+    }
+}
+
+/// Pattern tables in the evaluator's form: every value rounded to a tenth of a centi-man (the
+/// file's own precision, [`PatternWeights::to_bytes`]) and held as `i16`, half the memory of
+/// the `f32` tables the fit works on, so that more of them stay in the cache during a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuantizedPatterns {
+    windows: usize,
+    phases: usize,
+    values: Vec<i16>,
+}
+
+impl QuantizedPatterns {
+    /// The tables of `weights`, rounded to tenths of a centi-man (saturating at ±3,276.7).
+    #[must_use]
+    pub fn new(weights: &PatternWeights) -> Self {
+        QuantizedPatterns {
+            windows: weights.windows,
+            phases: weights.phases,
+            values: weights
+                .values
+                .iter()
+                .map(|v| (v * SCALE).round().clamp(-32767.0, 32767.0) as i16)
+                .collect(),
+        }
+    }
+
+    /// Number of windows.
+    #[must_use]
+    pub fn windows(&self) -> usize {
+        self.windows
     }
 }
 
@@ -687,6 +794,9 @@ mod tests {
                     .sum();
                 let fast = w.score(&table, &pos);
                 assert!((slow - fast).abs() < 1e-2, "{slow} {fast}");
+                // The evaluator's i16 tables: the same sum (the values are in tenths already).
+                let quantized = w.score_quantized(&QuantizedPatterns::new(&table), &pos);
+                assert!((slow - quantized).abs() < 1e-2, "{slow} {quantized}");
                 let moves = game.legal_moves();
                 let Some(m) = moves.choose(&mut rng).copied() else {
                     break;
@@ -739,6 +849,8 @@ mod tests {
         let fast = w.score(&table, &p);
         assert!((slow - fast).abs() < 1e-2, "{slow} {fast}");
         assert!((open - fast).abs() > 1.0, "the endgame's tables weigh in");
+        let quantized = w.score_quantized(&QuantizedPatterns::new(&table), &p);
+        assert!((slow - quantized).abs() < 1e-2, "{slow} {quantized}");
         let bytes = table.to_bytes();
         assert!(bytes.starts_with(b"TPAT2"));
         let back = PatternWeights::from_bytes(&bytes).unwrap();

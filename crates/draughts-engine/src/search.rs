@@ -632,6 +632,9 @@ impl<'a, G: Geometry> Searcher<'a, G> {
             let mut child = *pos;
             child.play_unchecked(&m);
             let ch = hash_after(pos, h, &m);
+            if depth > 1 {
+                self.tt.prefetch(ch);
+            }
             let child_rev = if m.is_capture() || !pos.moves_king(&m) {
                 0
             } else {

@@ -160,6 +160,27 @@ impl Tt {
         self.generation = self.generation.wrapping_add(1);
     }
 
+    /// Asks the processor to bring `key`'s bucket into the cache, so that a [`Tt::probe`] a
+    /// little later finds it there: the search calls it for a child before the child
+    /// generates its moves (the probe's wait for memory was a seventh of a search's time).
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: u64) {
+        let bucket = self
+            .buckets
+            .as_ptr()
+            .wrapping_add((key as usize) & self.mask);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch is only a hint: it reads nothing the program sees, changes no
+        // state the program can observe and never faults, whatever the address (here that of
+        // a bucket of the table).
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(bucket.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bucket;
+    }
+
     /// The entry stored for `key`, if any.
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {

@@ -506,7 +506,20 @@ impl<'a, G: Geometry> Searcher<'a, G> {
             return self.eval.evaluate(pos);
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
-        self.generate(pos, &mut list);
+        if depth <= 0 && !self.huffing {
+            // A leaf unless the side to move must take: its quiet moves are not listed.
+            pos.generate_captures_only(&mut list);
+            if list.is_empty() {
+                self.lists[ply] = list;
+                return if pos.has_quiet_move() {
+                    self.eval.evaluate(pos)
+                } else {
+                    -WIN + ply as i32
+                };
+            }
+        } else {
+            self.generate(pos, &mut list);
+        }
         if list.is_empty() {
             self.lists[ply] = list;
             return -WIN + ply as i32;

@@ -361,6 +361,41 @@ impl<G: Geometry> Position<G> {
         }
     }
 
+    /// Writes the captures the side to move must choose from into `out` (cleared first): the
+    /// list [`Position::generate`] gives when the side to move can take, and nothing when it
+    /// cannot (then [`Position::has_quiet_move`] says whether it can move at all). A search's
+    /// leaves need no more. Under [`CaptureRule::Huffing`], where taking is not compulsory,
+    /// every capture [`Position::generate`] lists.
+    pub fn generate_captures_only(&self, out: &mut Vec<Move<G>>) {
+        out.clear();
+        match self.variant.capture {
+            CaptureRule::Huffing => self.generate_captures(out, false, true),
+            rule => self.generate_captures(out, rule == CaptureRule::Majority, false),
+        }
+        if out.len() > 1 {
+            dedup_captures(out);
+        }
+    }
+
+    /// Whether the side to move has a move that takes nothing (a man stepping forward or a
+    /// king stepping in any direction to an empty square), without listing the moves.
+    #[must_use]
+    pub fn has_quiet_move(&self) -> bool {
+        let me = self.pieces[self.side.index()];
+        let empty = G::VALID & !self.occupied();
+        let men = me & !self.kings;
+        let kings = me & self.kings;
+        let forward = self
+            .forward_dirs()
+            .iter()
+            .any(|&d| !(G::step(empty, d.opposite()) & men).is_empty());
+        forward
+            || (!kings.is_empty()
+                && Dir::ALL
+                    .iter()
+                    .any(|&d| !(G::step(empty, d.opposite()) & kings).is_empty()))
+    }
+
     /// The moves that take every capture at its maximum (the majority rule: if any capture
     /// is possible, only the captures taking the most pieces, a king counting as one; else
     /// the quiet moves). For every variant but [`CaptureRule::Free`] ones this is the list

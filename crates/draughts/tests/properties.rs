@@ -14,6 +14,7 @@ fn playout<G: Geometry>(v: &'static Variant, choices: &[u16]) {
     for &c in choices {
         let legal = g.legal_moves();
         if legal.is_empty() {
+            assert!(!g.position().has_quiet_move());
             break;
         }
         let p = *g.position();
@@ -27,6 +28,14 @@ fn playout<G: Geometry>(v: &'static Variant, choices: &[u16]) {
                 notation::parse(&p, &notation::format_full(&p, m)).unwrap(),
                 *m
             );
+        }
+        // The leaf generator: the captures alone, or none and a word on the quiet moves.
+        let mut caps = Vec::new();
+        p.generate_captures_only(&mut caps);
+        let legal_caps: Vec<_> = legal.iter().filter(|m| m.is_capture()).copied().collect();
+        assert_eq!(caps, legal_caps);
+        if caps.is_empty() {
+            assert!(p.has_quiet_move(), "a legal move, none a capture");
         }
         // A move that is not legal is refused and leaves the game as it was.
         let bogus = Move::<G>::new(legal[0].from(), legal[0].from(), &[]);

@@ -213,12 +213,11 @@ impl<G: Geometry> Masks<G> {
         let mut advance_bits = [[G::B::ZERO; 4]; 2];
         for (r, &row) in rows.iter().enumerate() {
             let (white, black) = (n as usize - 1 - r, r);
-            for k in 0..4 {
-                if white >> k & 1 == 1 {
-                    advance_bits[0][k] |= row;
-                }
-                if black >> k & 1 == 1 {
-                    advance_bits[1][k] |= row;
+            for (side, rows_advanced) in [white, black].into_iter().enumerate() {
+                for (k, plane) in advance_bits[side].iter_mut().enumerate() {
+                    if rows_advanced >> k & 1 == 1 {
+                        *plane |= row;
+                    }
                 }
             }
         }

@@ -50,6 +50,8 @@ use tablier_draughts::{Bits, Geometry, Position};
 pub const WINDOW_SQUARES: usize = 8;
 /// Configurations of a window (3⁸).
 pub const CONFIGS: usize = 6561;
+/// The most windows of a board (the 12x12 board's 45).
+const MAX_WINDOWS: usize = 64;
 
 /// The learnt values: one table of [`CONFIGS`] entries (centi-men, white's side) per window,
 /// and per phase when there are two (the opening's tables first, then the endgame's).
@@ -242,8 +244,6 @@ impl PatternWeights {
 pub struct Windows<G: Geometry> {
     white: Vec<[u8; WINDOW_SQUARES]>,
     black: Vec<[u8; WINDOW_SQUARES]>,
-    /// Bit indices of the playable squares of each row, left to right.
-    rows: Vec<Vec<u8>>,
     /// Lowest bit of each row: a row's squares are consecutive bits, left to right.
     row_shift: Vec<u8>,
     /// The pair codes of one row ([`Windows::score`]), for every (white men, black men) of
@@ -320,7 +320,6 @@ impl<G: Geometry> Windows<G> {
         Windows {
             white,
             black,
-            rows,
             row_shift,
             row_codes,
             full: (2 * (n / 2 - 1) * G::H) as f32,
@@ -367,48 +366,59 @@ impl<G: Geometry> Windows<G> {
         }
     }
 
-    /// The pattern score of `pos` in centi-men from white's side.
-    #[must_use]
-    #[allow(clippy::needless_range_loop)] // rows and pairs index two tables at once
-    pub fn score(&self, table: &PatternWeights, pos: &Position<G>) -> f32 {
-        debug_assert_eq!(table.windows, self.len());
+    /// The configuration of every window of `pos` for white and for black, written into
+    /// `out` in window order (as [`Windows::configs`] gives them, faster): each row's pairs
+    /// of neighbouring squares are coded once, from one table lookup (white's view: left + 3
+    /// right, own man = 1; black's: the row turned, right + 3 left, black's men = 1), then
+    /// each window adds the codes of its four rows.
+    fn window_configs(&self, pos: &Position<G>, out: &mut [(u16, u16); MAX_WINDOWS]) {
         let kings = pos.king_bits();
         let wm = (pos.side_bits(Side::White) & !kings).to_u128();
         let bm = (pos.side_bits(Side::Black) & !kings).to_u128();
-        let n = self.rows.len();
+        let n = self.row_shift.len();
         let pairs = n / 2 - 1;
-        // Codes of each row's neighbouring pairs: white's view (left + 3 right, own = 1) and
-        // black's (the row turned: right + 3 left, black's men = 1).
         let mask = (1u128 << G::H) - 1;
-        let mut tw = [[0u16; 8]; 16];
-        let mut tb = [[0u16; 8]; 16];
+        let mut rc = [[0u8; 16]; 16];
         for (r, &shift) in self.row_shift.iter().enumerate() {
             let i = ((wm >> shift) & mask) | (((bm >> shift) & mask) << G::H);
-            let codes = &self.row_codes[i as usize];
-            for j in 0..pairs {
-                tw[r][j] = u16::from(codes[j]);
-                tb[r][j] = u16::from(codes[8 + j]);
-            }
+            rc[r] = self.row_codes[i as usize];
         }
-        let mut s = 0.0f32;
-        let mut e = 0.0f32;
-        let end = table.windows * CONFIGS;
         let mut w = 0;
         for r0 in 0..=n - 4 {
+            let (a, b, c, d) = (&rc[r0], &rc[r0 + 1], &rc[r0 + 2], &rc[r0 + 3]);
+            // Black's windows of this row of windows: rows n-1-r0 down to n-4-r0, turned.
+            let rb = n - 1 - r0;
+            let (ba, bb, bc, bd) = (&rc[rb], &rc[rb - 1], &rc[rb - 2], &rc[rb - 3]);
             for j in 0..pairs {
-                let iw = tw[r0][j] + 9 * tw[r0 + 1][j] + 81 * tw[r0 + 2][j] + 729 * tw[r0 + 3][j];
-                // Black's window w: rows n-1-r0 downwards to n-4-r0 of the board, pairs turned.
-                let (rb, jb) = (n - 1 - r0, pairs - 1 - j);
-                let ib =
-                    tb[rb][jb] + 9 * tb[rb - 1][jb] + 81 * tb[rb - 2][jb] + 729 * tb[rb - 3][jb];
-                let at = w * CONFIGS;
-                let t = &table.values[at..at + CONFIGS];
-                s += t[iw as usize] - t[ib as usize];
-                if table.phases == 2 {
-                    let t = &table.values[end + at..end + at + CONFIGS];
-                    e += t[iw as usize] - t[ib as usize];
-                }
+                let iw = u16::from(a[j])
+                    + 9 * u16::from(b[j])
+                    + 81 * u16::from(c[j])
+                    + 729 * u16::from(d[j]);
+                let jb = 8 + pairs - 1 - j;
+                let ib = u16::from(ba[jb])
+                    + 9 * u16::from(bb[jb])
+                    + 81 * u16::from(bc[jb])
+                    + 729 * u16::from(bd[jb]);
+                out[w] = (iw, ib);
                 w += 1;
+            }
+        }
+    }
+
+    /// The pattern score of `pos` in centi-men from white's side.
+    #[must_use]
+    pub fn score(&self, table: &PatternWeights, pos: &Position<G>) -> f32 {
+        debug_assert_eq!(table.windows, self.len());
+        let mut cfg = [(0u16, 0u16); MAX_WINDOWS];
+        self.window_configs(pos, &mut cfg);
+        let end = table.windows * CONFIGS;
+        let (mut s, mut e) = (0.0f32, 0.0f32);
+        for (w, &(iw, ib)) in cfg[..table.windows].iter().enumerate() {
+            let at = w * CONFIGS;
+            let (iw, ib) = (usize::from(iw), usize::from(ib));
+            s += table.values[at + iw] - table.values[at + ib];
+            if table.phases == 2 {
+                e += table.values[end + at + iw] - table.values[end + at + ib];
             }
         }
         if table.phases == 2 {
@@ -419,49 +429,23 @@ impl<G: Geometry> Windows<G> {
         }
     }
 
-    /// The pattern score of `pos` from white's side in tenths of a centi-man, with the
-    /// tables of the evaluator ([`QuantizedPatterns`]): the same sum as [`Windows::score`]
-    /// (times ten), each value rounded as the tables' file rounds it.
+    /// The pattern score of `pos` in centi-men from white's side with the evaluator's tables
+    /// ([`QuantizedPatterns`]): the sum of [`Windows::score`], each value rounded as the
+    /// tables' file rounds it.
     #[must_use]
     pub fn score_quantized(&self, table: &QuantizedPatterns, pos: &Position<G>) -> f32 {
         debug_assert_eq!(table.windows, self.len());
-        let kings = pos.king_bits();
-        let wm = (pos.side_bits(Side::White) & !kings).to_u128();
-        let bm = (pos.side_bits(Side::Black) & !kings).to_u128();
-        let n = self.row_shift.len();
-        let pairs = n / 2 - 1;
-        let mask = (1u128 << G::H) - 1;
-        // Per row, the codes of its pairs in white's view (first eight) and black's.
-        let mut rc = [[0u8; 16]; 16];
-        for (r, &shift) in self.row_shift.iter().enumerate() {
-            let i = ((wm >> shift) & mask) | (((bm >> shift) & mask) << G::H);
-            rc[r] = self.row_codes[i as usize];
-        }
+        let mut cfg = [(0u16, 0u16); MAX_WINDOWS];
+        self.window_configs(pos, &mut cfg);
         let values = &table.values[..];
         let end = table.windows * CONFIGS;
         let (mut s, mut e) = (0i32, 0i32);
-        let mut at = 0;
-        for r0 in 0..=n - 4 {
-            let (a, b, c, d) = (&rc[r0], &rc[r0 + 1], &rc[r0 + 2], &rc[r0 + 3]);
-            // Black's windows of this row of windows: rows n-1-r0 down to n-4-r0, turned.
-            let rb = n - 1 - r0;
-            let (ba, bb, bc, bd) = (&rc[rb], &rc[rb - 1], &rc[rb - 2], &rc[rb - 3]);
-            for j in 0..pairs {
-                let iw = usize::from(a[j])
-                    + 9 * usize::from(b[j])
-                    + 81 * usize::from(c[j])
-                    + 729 * usize::from(d[j]);
-                let jb = 8 + pairs - 1 - j;
-                let ib = usize::from(ba[jb])
-                    + 9 * usize::from(bb[jb])
-                    + 81 * usize::from(bc[jb])
-                    + 729 * usize::from(bd[jb]);
-                // Both indices are below 3⁸ and `at` is a window's start: within the table.
-                s += i32::from(values[at + iw]) - i32::from(values[at + ib]);
-                if table.phases == 2 {
-                    e += i32::from(values[end + at + iw]) - i32::from(values[end + at + ib]);
-                }
-                at += CONFIGS;
+        for (w, &(iw, ib)) in cfg[..table.windows].iter().enumerate() {
+            let at = w * CONFIGS;
+            let (iw, ib) = (usize::from(iw), usize::from(ib));
+            s += i32::from(values[at + iw]) - i32::from(values[at + ib]);
+            if table.phases == 2 {
+                e += i32::from(values[end + at + iw]) - i32::from(values[end + at + ib]);
             }
         }
         if table.phases == 2 {

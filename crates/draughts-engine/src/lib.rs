@@ -14,7 +14,8 @@
 //! assert!(pos.legal_moves().contains(&best));
 //! println!("{} scores {}", notation::format(&pos, &best), result.score);
 //! ```
-// No unsafe code but one cache prefetch hint (`tt::Tt::prefetch`), which allows it by name.
+// No unsafe code but two hints to the hardware, each allowing it by name: the hash table's
+// prefetch (`tt::Tt::prefetch`) and its request for huge pages (`madvise`, in `tt`).
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 

@@ -438,59 +438,72 @@ mod tests {
     /// The counts read with whole-board masks (rows advanced by bit planes, the cones in
     /// front of the men filled in row by row) agree with the same counts taken man by man
     /// from rows and columns, along random games of every board size.
-    #[test]
-    fn free_men_and_advance_agree_with_a_count_man_by_man() {
+    /// Calls `visit` on every position of `games` random games of at most `plies` plies from
+    /// `variant`'s start, the moves drawn with `seed`.
+    fn along_random_games<G: Geometry>(
+        variant: &'static Variant,
+        seed: u64,
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&Position<G>),
+    ) {
         use rand::seq::SliceRandom;
         use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..games {
+            let mut game = tablier_draughts::game::Game::<G>::start(variant).unwrap();
+            for _ in 0..plies {
+                visit(game.position());
+                let moves = game.legal_moves();
+                let Some(m) = moves.choose(&mut rng).copied() else {
+                    break;
+                };
+                game.play(&m).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn free_men_and_advance_agree_with_a_count_man_by_man() {
         fn check<G: Geometry>(variant: &'static Variant, seed: u64) {
             let masks = Masks::<G>::new(variant);
             let n = G::N;
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let mut free_seen = 0;
-            for _ in 0..20 {
-                let mut game = tablier_draughts::game::Game::<G>::start(variant).unwrap();
-                for _ in 0..200 {
-                    let pos = *game.position();
-                    let pieces = pos.pieces();
-                    for side in [Side::White, Side::Black] {
-                        let (mut advance, mut free, mut free_advance) = (0, 0, 0);
-                        for (sq, p) in &pieces {
-                            if p.side != side || p.king {
-                                continue;
-                            }
-                            let (r, c) = G::row_col(*sq);
-                            let adv = match side {
-                                Side::White => (n - 1 - r) as i32,
-                                Side::Black => r as i32,
-                            };
-                            advance += adv;
-                            let blocked = pieces.iter().any(|(sq2, p2)| {
-                                let (r2, c2) = G::row_col(*sq2);
-                                let ahead = match side {
-                                    Side::White => r2 < r && c.abs_diff(c2) <= r - r2,
-                                    Side::Black => r2 > r && c.abs_diff(c2) <= r2 - r,
-                                };
-                                p2.side != side && ahead
-                            });
-                            if !blocked {
-                                free += 1;
-                                free_advance += adv;
-                            }
+            along_random_games::<G>(variant, seed, 20, 200, |pos| {
+                let pieces = pos.pieces();
+                for side in [Side::White, Side::Black] {
+                    let (mut advance, mut free, mut free_advance) = (0, 0, 0);
+                    for (sq, p) in &pieces {
+                        if p.side != side || p.king {
+                            continue;
                         }
-                        let f = masks.features(&pos, side);
-                        let at = fen::write(&pos);
-                        assert_eq!(f[2], advance, "{}: {at}", variant.name);
-                        assert_eq!(f[7], free, "{}: {at}", variant.name);
-                        assert_eq!(f[8], free_advance, "{}: {at}", variant.name);
-                        free_seen += free;
+                        let (r, c) = G::row_col(*sq);
+                        let adv = match side {
+                            Side::White => (n - 1 - r) as i32,
+                            Side::Black => r as i32,
+                        };
+                        advance += adv;
+                        let blocked = pieces.iter().any(|(sq2, p2)| {
+                            let (r2, c2) = G::row_col(*sq2);
+                            let ahead = match side {
+                                Side::White => r2 < r && c.abs_diff(c2) <= r - r2,
+                                Side::Black => r2 > r && c.abs_diff(c2) <= r2 - r,
+                            };
+                            p2.side != side && ahead
+                        });
+                        if !blocked {
+                            free += 1;
+                            free_advance += adv;
+                        }
                     }
-                    let moves = game.legal_moves();
-                    let Some(m) = moves.choose(&mut rng).copied() else {
-                        break;
-                    };
-                    game.play(&m).unwrap();
+                    let f = masks.features(pos, side);
+                    let at = fen::write(pos);
+                    assert_eq!(f[2], advance, "{}: {at}", variant.name);
+                    assert_eq!(f[7], free, "{}: {at}", variant.name);
+                    assert_eq!(f[8], free_advance, "{}: {at}", variant.name);
+                    free_seen += free;
                 }
-            }
+            });
             assert!(free_seen > 100, "{}: {free_seen}", variant.name);
         }
         check::<G10>(&INTERNATIONAL, 11);
@@ -498,45 +511,6 @@ mod tests {
         check::<tablier_draughts::G12>(&tablier_draughts::CANADIAN, 13);
     }
 
-    #[test]
-    fn every_variant_ships_pattern_tables_for_its_board() {
-        for v in tablier_draughts::VARIANTS {
-            let w = Weights::for_variant(v);
-            let tables = w.patterns.as_ref().unwrap_or_else(|| panic!("{}", v.name));
-            let windows = tablier_draughts::with_board!(v.board, G => Windows::<G>::new().len());
-            assert_eq!(tables.windows(), windows, "{}", v.name);
-            assert!(tables.non_zero() > 1000, "{}: learnt tables", v.name);
-            // The evaluator uses them: of the positions after each first move, some score
-            // differently without them.
-            tablier_draughts::with_board!(v.board, G => {
-                let with = Evaluator::<G>::new(v, w.clone());
-                let without = Evaluator::<G>::new(v, Weights { patterns: None, ..w.clone() });
-                let start = Position::<G>::start(v).unwrap();
-                let differ = start.legal_moves().iter().any(|m| {
-                    let mut q = start;
-                    q.play(m).unwrap();
-                    with.evaluate(&q) != without.evaluate(&q)
-                });
-                assert!(differ, "{}: the tables change no evaluation", v.name);
-            });
-        }
-    }
-
-    #[test]
-    fn weights_round_trip_and_errors() {
-        let w = Weights::defaults(&INTERNATIONAL);
-        assert_eq!(Weights::parse(&w.to_text()).unwrap().w.len(), NUM_FEATURES);
-        assert!(Weights::parse("men 100\n").unwrap_err().contains("kings"));
-        assert!(Weights::parse("nonsense 1")
-            .unwrap_err()
-            .contains("unknown"));
-        assert!(Weights::parse("men x")
-            .unwrap_err()
-            .contains("not a number"));
-    }
-
-    /// The position turned half a turn with the colours swapped (square `s` becomes
-    /// `SQUARES + 1 - s`, White's pieces Black's, the side to move the other side).
     fn turned<G: Geometry>(variant: &'static Variant, pos: &Position<G>) -> Position<G> {
         let list = |side: Side| {
             pos.pieces()
@@ -559,33 +533,21 @@ mod tests {
     /// variant, along random games.
     #[test]
     fn the_evaluation_is_the_same_for_either_colour() {
-        use rand::seq::SliceRandom;
-        use rand::SeedableRng;
         fn check<G: Geometry>(variant: &'static Variant, seed: u64) {
             let e = Evaluator::<G>::new(variant, Weights::for_variant(variant));
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
             let mut checked = 0;
-            for _ in 0..20 {
-                let mut game = tablier_draughts::game::Game::<G>::start(variant).unwrap();
-                for _ in 0..150 {
-                    let pos = *game.position();
-                    let other = turned(variant, &pos);
-                    assert_eq!(
-                        e.evaluate(&pos),
-                        e.evaluate(&other),
-                        "{}: {} against {}",
-                        variant.name,
-                        fen::write(&pos),
-                        fen::write(&other)
-                    );
-                    checked += 1;
-                    let moves = game.legal_moves();
-                    let Some(m) = moves.choose(&mut rng).copied() else {
-                        break;
-                    };
-                    game.play(&m).unwrap();
-                }
-            }
+            along_random_games::<G>(variant, seed, 20, 150, |pos| {
+                let other = turned(variant, pos);
+                assert_eq!(
+                    e.evaluate(pos),
+                    e.evaluate(&other),
+                    "{}: {} against {}",
+                    variant.name,
+                    fen::write(pos),
+                    fen::write(&other)
+                );
+                checked += 1;
+            });
             assert!(checked > 500, "{checked}");
         }
         check::<G10>(&INTERNATIONAL, 1);

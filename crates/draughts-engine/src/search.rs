@@ -619,6 +619,16 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                 tt_move = e.mv;
             }
         }
+        // The table's move is searched first: its child's bucket is fetched while the moves
+        // are put in order.
+        let tt_child = match list.get(usize::from(tt_move)) {
+            Some(m) if depth > 1 => {
+                let th = hash_after(pos, h, m);
+                self.tt.prefetch(th);
+                Some(th)
+            }
+            _ => None,
+        };
         let mut order = std::mem::take(&mut self.orders[ply]);
         self.order(pos, &list, tt_move, ply, &mut order);
         let alpha0 = alpha;
@@ -637,6 +647,14 @@ impl<'a, G: Geometry> Searcher<'a, G> {
             usize::MAX
         };
         self.path.push(h);
+        // The hash of the next move's child, worked out (and its bucket fetched) before the
+        // move before it is searched, so that the bucket is in the cache when that child
+        // probes the table: a child near the leaves does too little work before its probe
+        // to hide the wait for memory on its own.
+        let mut next_hash = match (tt_child, order.first()) {
+            (Some(th), Some(&(_, i))) if i == usize::from(tt_move) => Some((0, th)),
+            _ => None,
+        };
         for (n, &(key, i)) in order.iter().enumerate() {
             let m = list[i];
             if n >= searched && key < 500_000 && best > -TABLE_WIN / 2 {
@@ -644,9 +662,22 @@ impl<'a, G: Geometry> Searcher<'a, G> {
             }
             let mut child = *pos;
             child.play_unchecked(&m);
-            let ch = hash_after(pos, h, &m);
+            let ch = match next_hash.take() {
+                Some((at, ch)) if at == n => ch,
+                _ => {
+                    let ch = hash_after(pos, h, &m);
+                    if depth > 1 {
+                        self.tt.prefetch(ch);
+                    }
+                    ch
+                }
+            };
             if depth > 1 {
-                self.tt.prefetch(ch);
+                if let Some(&(_, j)) = order.get(n + 1) {
+                    let nh = hash_after(pos, h, &list[j]);
+                    self.tt.prefetch(nh);
+                    next_hash = Some((n + 1, nh));
+                }
             }
             let child_rev = if m.is_capture() || !pos.moves_king(&m) {
                 0

@@ -45,6 +45,25 @@ static LN: std::sync::LazyLock<[f32; 64]> = std::sync::LazyLock::new(|| {
     t
 });
 
+/// A move's place in a node's order: its ordering key (below 2^24) in the high bits and its
+/// index in the node's list (below 256) turned over in the low byte, so that sorting the
+/// entries from the largest puts the best key first and, among equal keys, the move listed
+/// first.
+fn order_entry(key: i32, index: usize) -> u32 {
+    debug_assert!((0..1 << 24).contains(&key) && index < 256);
+    ((key as u32) << 8) | (255 - index as u32)
+}
+
+/// The ordering key of an [`order_entry`].
+fn order_key(entry: u32) -> i32 {
+    (entry >> 8) as i32
+}
+
+/// The list index of an [`order_entry`].
+fn order_index(entry: u32) -> usize {
+    255 - (entry & 255) as usize
+}
+
 /// The deepest ply the search reaches.
 pub const MAX_PLY: usize = 120;
 
@@ -335,8 +354,8 @@ pub(crate) struct Searcher<'a, G: Geometry> {
     pub stop: &'a AtomicBool,
     killers: Vec<[(u8, u8); 2]>,
     lists: Vec<Vec<Move<G>>>,
-    /// Move order per ply: (key, index into the ply's list), best first.
-    orders: Vec<Vec<(i32, usize)>>,
+    /// Move order per ply, best first, each as [`order_entry`] packs it.
+    orders: Vec<Vec<u32>>,
     /// Hashes of the positions before the current one (game history, then search path).
     path: Vec<u64>,
     start: Instant,
@@ -410,14 +429,15 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         self.stopped
     }
 
-    /// Fills `out` with (ordering key, index) pairs, best first.
+    /// Fills `out` with the moves' ordering keys and indices ([`order_entry`]), best first
+    /// (on equal keys the move listed first).
     fn order(
         &self,
         pos: &Position<G>,
         list: &[Move<G>],
         tt_move: u8,
         ply: usize,
-        out: &mut Vec<(i32, usize)>,
+        out: &mut Vec<u32>,
     ) {
         let killers = self.killers[ply];
         out.clear();
@@ -437,9 +457,11 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                     promo + self.history[hist_index(m)].min(400_000)
                 }
             };
-            (key, i)
+            order_entry(key, i)
         }));
-        out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        // One integer comparison a pair (the key in the high bits, the index turned over in
+        // the low byte) sorts as the key, then the index, would.
+        out.sort_unstable_by(|a, b| b.cmp(a));
     }
 
     /// Whether the side not to move could take, were it its turn.
@@ -652,10 +674,11 @@ impl<'a, G: Geometry> Searcher<'a, G> {
         // probes the table: a child near the leaves does too little work before its probe
         // to hide the wait for memory on its own.
         let mut next_hash = match (tt_child, order.first()) {
-            (Some(th), Some(&(_, i))) if i == usize::from(tt_move) => Some((0, th)),
+            (Some(th), Some(&e)) if order_index(e) == usize::from(tt_move) => Some((0, th)),
             _ => None,
         };
-        for (n, &(key, i)) in order.iter().enumerate() {
+        for (n, &e) in order.iter().enumerate() {
+            let (key, i) = (order_key(e), order_index(e));
             let m = list[i];
             if n >= searched && key < 500_000 && best > -TABLE_WIN / 2 {
                 continue;
@@ -673,8 +696,8 @@ impl<'a, G: Geometry> Searcher<'a, G> {
                 }
             };
             if depth > 1 {
-                if let Some(&(_, j)) = order.get(n + 1) {
-                    let nh = hash_after(pos, h, &list[j]);
+                if let Some(&next) = order.get(n + 1) {
+                    let nh = hash_after(pos, h, &list[order_index(next)]);
                     self.tt.prefetch(nh);
                     next_hash = Some((n + 1, nh));
                 }

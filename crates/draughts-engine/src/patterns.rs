@@ -385,21 +385,26 @@ impl<G: Geometry> Windows<G> {
         }
         let mut w = 0;
         for r0 in 0..=n - 4 {
-            let (a, b, c, d) = (&rc[r0], &rc[r0 + 1], &rc[r0 + 2], &rc[r0 + 3]);
-            // Black's windows of this row of windows: rows n-1-r0 down to n-4-r0, turned.
+            // Every lane of the four rows at once (lanes 0.. white's view, 8.. black's; the
+            // unused ones are zero): white's windows of this row of windows read rows r0 to
+            // r0+3, black's the rows n-1-r0 down to n-4-r0, turned.
             let rb = n - 1 - r0;
+            let (a, b, c, d) = (&rc[r0], &rc[r0 + 1], &rc[r0 + 2], &rc[r0 + 3]);
             let (ba, bb, bc, bd) = (&rc[rb], &rc[rb - 1], &rc[rb - 2], &rc[rb - 3]);
+            let mut wv = [0u16; 16];
+            let mut bv = [0u16; 16];
+            for k in 0..16 {
+                wv[k] = u16::from(a[k])
+                    + 9 * u16::from(b[k])
+                    + 81 * u16::from(c[k])
+                    + 729 * u16::from(d[k]);
+                bv[k] = u16::from(ba[k])
+                    + 9 * u16::from(bb[k])
+                    + 81 * u16::from(bc[k])
+                    + 729 * u16::from(bd[k]);
+            }
             for j in 0..pairs {
-                let iw = u16::from(a[j])
-                    + 9 * u16::from(b[j])
-                    + 81 * u16::from(c[j])
-                    + 729 * u16::from(d[j]);
-                let jb = 8 + pairs - 1 - j;
-                let ib = u16::from(ba[jb])
-                    + 9 * u16::from(bb[jb])
-                    + 81 * u16::from(bc[jb])
-                    + 729 * u16::from(bd[jb]);
-                out[w] = (iw, ib);
+                out[w] = (wv[j], bv[8 + pairs - 1 - j]);
                 w += 1;
             }
         }
